@@ -1,0 +1,24 @@
+package dev.breaker;
+
+/**
+ * A snapshot of a breaker's state and counters. Window figures are those of the current
+ * CLOSED era, or, while OPEN or HALF_OPEN, of the era that tripped.
+ *
+ * @param state            the state
+ * @param generation       the generation (incremented by every transition)
+ * @param bufferedCalls    outcomes held in the window
+ * @param failedCalls      of those, failed
+ * @param slowCalls        of those, slow
+ * @param failureRate      failedCalls / bufferedCalls, 0 when empty
+ * @param slowCallRate     slowCalls / bufferedCalls, 0 when empty
+ * @param rejectedCalls    requests rejected since the breaker was built
+ * @param lateResults      outcomes reported after their generation ended
+ * @param duplicateReports second reports on a probe permit, ignored
+ * @param probesAdmitted   HALF_OPEN: probe permits counted against this round's budget
+ * @param probeSuccesses   HALF_OPEN: probes of this round that succeeded
+ */
+public record BreakerMetrics(State state, long generation, long bufferedCalls, long failedCalls,
+                             long slowCalls, double failureRate, double slowCallRate,
+                             long rejectedCalls, long lateResults, long duplicateReports,
+                             int probesAdmitted, int probeSuccesses) {
+}

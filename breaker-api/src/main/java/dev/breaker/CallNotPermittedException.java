@@ -1,0 +1,71 @@
+package dev.breaker;
+
+import java.time.Duration;
+
+/**
+ * A breaker rejected a call. Says which breaker, in which state, and when a probe will next be
+ * allowed.
+ *
+ * <p>By default it carries no stack trace: building one costs far more than the rejection it
+ * reports, and the trace would only point at the breaker. Turn traces on with
+ * {@link CircuitBreakerBuilder#rejectionStackTraces(boolean)}.
+ */
+public final class CallNotPermittedException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String breakerName;
+    private final State state;
+    private final long retryAfterNanos;
+
+    /**
+     * Makes the exception.
+     *
+     * @param breakerName     the rejecting breaker
+     * @param state           its state when it rejected
+     * @param retryAfterNanos nanoseconds until a probe may be allowed, or -1 when only
+     *                        {@code reset()} will (ISOLATED)
+     * @param stackTrace      whether to fill in a stack trace
+     */
+    public CallNotPermittedException(String breakerName, State state, long retryAfterNanos, boolean stackTrace) {
+        super(null, null, false, stackTrace);
+        this.breakerName = breakerName;
+        this.state = state;
+        this.retryAfterNanos = retryAfterNanos;
+    }
+
+    /**
+     * The rejecting breaker's name.
+     *
+     * @return the name
+     */
+    public String breakerName() {
+        return breakerName;
+    }
+
+    /**
+     * The state the breaker rejected in.
+     *
+     * @return OPEN, HALF_OPEN or ISOLATED
+     */
+    public State state() {
+        return state;
+    }
+
+    /**
+     * Nanoseconds until a probe may be allowed: the rest of the cooldown when OPEN, the latest
+     * end of the round when HALF_OPEN, -1 when ISOLATED.
+     *
+     * @return the delay in nanoseconds, or -1
+     */
+    public long retryAfterNanos() {
+        return retryAfterNanos;
+    }
+
+    @Override
+    public String getMessage() {
+        String when = retryAfterNanos < 0 ? "only reset() reopens it"
+                : "next probe allowed in " + Duration.ofNanos(retryAfterNanos);
+        return "circuit breaker '" + breakerName + "' is " + state + " and does not permit calls; " + when;
+    }
+}

@@ -1,0 +1,182 @@
+package dev.breaker;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * A circuit breaker in front of one dependency. Thread-safe; one instance is shared by every
+ * thread that calls the dependency.
+ *
+ * <p>Two ways to use it: the execute methods ({@link #call}, {@link #get}, {@link #run},
+ * {@link #callAsync}) wrap a call, time it when a slow-call threshold is set, classify its outcome
+ * and report it; the permit API ({@link #tryAcquire()}) leaves the call and the reporting to the
+ * caller. On a CLOSED breaker neither takes a lock nor allocates.
+ *
+ * <p>The behaviour contract is the project's SPEC: CLOSED, OPEN (strict, lazy cooldown),
+ * HALF_OPEN (counted probes) and ISOLATED; one compare-and-set per transition; generations that
+ * keep late results from deciding anything.
+ */
+public interface CircuitBreaker {
+
+    /**
+     * Starts building a breaker.
+     *
+     * @param name the breaker's name, not blank; appears in events, metrics and exceptions
+     * @return a builder with the defaults documented on {@link CircuitBreakerBuilder}
+     * @throws IllegalArgumentException when the name is blank
+     */
+    static CircuitBreakerBuilder builder(String name) {
+        return new CircuitBreakerBuilder(name);
+    }
+
+    /**
+     * The breaker's name.
+     *
+     * @return the name
+     */
+    String name();
+
+    /**
+     * Asks for permission for one call. Never blocks, never returns null. In OPEN this is where
+     * the cooldown is checked, and the first request at or after its end becomes a probe.
+     *
+     * @return a permit; if {@link Permit#granted()}, report its outcome exactly once
+     */
+    Permit tryAcquire();
+
+    /**
+     * Runs a call through the breaker.
+     *
+     * @param callable the call
+     * @param <T>      the result type
+     * @return what the call returned
+     * @throws CallNotPermittedException when the breaker rejects the call (it is not made)
+     * @throws Exception                 whatever the call threw, after recording it
+     */
+    <T> T call(Callable<T> callable) throws Exception;
+
+    /**
+     * Runs a call through the breaker.
+     *
+     * @param supplier the call
+     * @param <T>      the result type
+     * @return what the call returned
+     * @throws CallNotPermittedException when the breaker rejects the call (it is not made)
+     */
+    <T> T get(Supplier<T> supplier);
+
+    /**
+     * Runs a call through the breaker.
+     *
+     * @param runnable the call
+     * @throws CallNotPermittedException when the breaker rejects the call (it is not made)
+     */
+    void run(Runnable runnable);
+
+    /**
+     * Starts an asynchronous call through the breaker. The outcome is recorded when the stage
+     * completes. Cancelling the returned stage releases the permit (and cancels the call's stage
+     * when it is a {@code CompletableFuture}); a stage that never completes holds a probe slot only
+     * until the maximum half-open duration ends the round.
+     *
+     * @param supplier starts the call; may throw, which is recorded like a failed stage
+     * @param <T>      the result type
+     * @return a stage with the call's result; failed with {@link CallNotPermittedException} when rejected
+     */
+    <T> CompletionStage<T> callAsync(Supplier<? extends CompletionStage<T>> supplier);
+
+    /**
+     * Like {@link #call(Callable)}, but a rejection or an exception from the call goes to
+     * {@code fallback}, whose answer is returned. Errors propagate.
+     *
+     * @param callable the call
+     * @param fallback maps the {@link CallNotPermittedException} or the call's exception to a result
+     * @param <T>      the result type
+     * @return the call's or the fallback's result
+     */
+    default <T> T call(Callable<T> callable, Function<? super Exception, ? extends T> fallback) {
+        try {
+            return call(callable);
+        } catch (Exception e) {
+            return fallback.apply(e);
+        }
+    }
+
+    /**
+     * Like {@link #get(Supplier)}, but a rejection or an exception from the call goes to
+     * {@code fallback}, whose answer is returned. Errors propagate.
+     *
+     * @param supplier the call
+     * @param fallback maps the {@link CallNotPermittedException} or the call's exception to a result
+     * @param <T>      the result type
+     * @return the call's or the fallback's result
+     */
+    default <T> T get(Supplier<T> supplier, Function<? super RuntimeException, ? extends T> fallback) {
+        try {
+            return get(supplier);
+        } catch (RuntimeException e) {
+            return fallback.apply(e);
+        }
+    }
+
+    /**
+     * Like {@link #run(Runnable)}, but a rejection or an exception from the call goes to
+     * {@code fallback}. Errors propagate.
+     *
+     * @param runnable the call
+     * @param fallback handles the {@link CallNotPermittedException} or the call's exception
+     */
+    default void run(Runnable runnable, Consumer<? super RuntimeException> fallback) {
+        try {
+            run(runnable);
+        } catch (RuntimeException e) {
+            fallback.accept(e);
+        }
+    }
+
+    /**
+     * Like {@link #callAsync(Supplier)}, but a rejection or a failed call completes the returned
+     * stage with {@code fallback}'s answer instead. The fallback sees the cause, not a
+     * {@link CompletionException} wrapper.
+     *
+     * @param supplier starts the call
+     * @param fallback maps the failure to a result
+     * @param <T>      the result type
+     * @return a stage with the call's or the fallback's result
+     */
+    default <T> CompletionStage<T> callAsync(Supplier<? extends CompletionStage<T>> supplier,
+                                             Function<? super Throwable, ? extends T> fallback) {
+        return callAsync(supplier).exceptionally(t -> fallback.apply(
+                t instanceof CompletionException && t.getCause() != null ? t.getCause() : t));
+    }
+
+    /**
+     * The current state. Does not advance time: an OPEN breaker whose cooldown has elapsed
+     * reports OPEN until a request arrives.
+     *
+     * @return the state
+     */
+    State state();
+
+    /**
+     * A snapshot of the state and counters.
+     *
+     * @return the metrics
+     */
+    BreakerMetrics metrics();
+
+    /**
+     * Rejects every call until {@link #reset()}. Permits granted before are late from now on.
+     */
+    void isolate();
+
+    /**
+     * Returns to CLOSED with a fresh window, from any state. Permits granted before are late
+     * from now on.
+     */
+    void reset();
+}

@@ -1,0 +1,62 @@
+package dev.breaker.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * Finds one provider by name through {@link ServiceLoader}, loudly: a name taken by two providers
+ * and an unknown name are both {@link IllegalArgumentException}s that say what was found. There
+ * is no fallback, because a breaker silently built without its window would protect nothing.
+ */
+public final class Discovery {
+
+    /** Where the providers that are not built in come from, for the error message. */
+    private static final Map<String, String> KNOWN_MODULES = Map.of(
+            "count", "breaker-window-count",
+            "time", "breaker-window-time",
+            "exponential", "breaker-halfopen");
+
+    private Discovery() {
+    }
+
+    /**
+     * Finds the provider of {@code type} whose name is {@code name}.
+     *
+     * @param type   the service type; the {@code dev.breaker} module {@code uses} it
+     * @param kind   what it is, for messages ("window")
+     * @param name   the name asked for
+     * @param nameOf reads a provider's name
+     * @param <P>    the service type
+     * @return the one provider with that name
+     * @throws IllegalArgumentException when none or more than one provider has the name
+     */
+    public static <P> P find(Class<P> type, String kind, String name, Function<? super P, String> nameOf) {
+        Objects.requireNonNull(name, () -> kind + " name");
+        Map<String, List<P>> byName = new TreeMap<>();
+        for (P provider : ServiceLoader.load(type)) {
+            byName.computeIfAbsent(nameOf.apply(provider), n -> new ArrayList<>(1)).add(provider);
+        }
+        List<P> found = byName.get(name);
+        if (found == null) {
+            String module = KNOWN_MODULES.get(name);
+            String hint = module == null ? "" : "; '" + name + "' comes with " + module
+                    + ", which is not on the class or module path";
+            throw new IllegalArgumentException("no " + kind + " named '" + name + "'; found: "
+                    + byName.keySet() + hint);
+        }
+        if (found.size() > 1) {
+            List<String> classes = new ArrayList<>();
+            for (P p : found) {
+                classes.add(p.getClass().getName());
+            }
+            throw new IllegalArgumentException(found.size() + " " + kind + " providers are named '" + name
+                    + "': " + classes + "; remove all but one from the path");
+        }
+        return found.get(0);
+    }
+}
