@@ -1,0 +1,92 @@
+package dev.breaker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/** SPEC rule 12: bad configuration fails at once, names the setting and the value, and changes nothing. */
+class BuilderTests {
+
+    private static void rejects(String expectedMessage, Executable action) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, action);
+        assertEquals(expectedMessage, e.getMessage());
+    }
+
+    @Test
+    void badSettingsNameTheSettingAndValue() {
+        rejects("threshold must be >= 1, was 0", () -> Windows.consecutiveFailures(0));
+        rejects("name must not be blank, was ' '", () -> CircuitBreaker.builder(" "));
+        rejects("probes must be >= 1, was 0", () -> CircuitBreaker.builder("b").probes(0));
+        rejects("cooldown must be >= 0, was PT-1S", () -> CircuitBreaker.builder("b").cooldown(Duration.ofSeconds(-1)));
+        rejects("slowCallThreshold must be > 0, was PT0S",
+                () -> CircuitBreaker.builder("b").slowCallThreshold(Duration.ZERO));
+        rejects("maxHalfOpenDuration must be > 0, was PT-0.001S",
+                () -> CircuitBreaker.builder("b").maxHalfOpenDuration(Duration.ofMillis(-1)));
+        rejects("probes must be >= 1, was -3", () -> HalfOpenPolicies.fixed(Duration.ZERO, -3));
+    }
+
+    @Test
+    void nullsAreNamed() {
+        assertEquals("name", assertThrows(NullPointerException.class, () -> CircuitBreaker.builder(null)).getMessage());
+        CircuitBreakerBuilder b = CircuitBreaker.builder("b");
+        assertEquals("window", assertThrows(NullPointerException.class, () -> b.window(null)).getMessage());
+        assertEquals("ticker", assertThrows(NullPointerException.class, () -> b.ticker(null)).getMessage());
+        assertEquals("classifier", assertThrows(NullPointerException.class, () -> b.classifier(null)).getMessage());
+        assertEquals("listener", assertThrows(NullPointerException.class, () -> b.listener(null)).getMessage());
+        assertEquals("cooldown", assertThrows(NullPointerException.class, () -> b.cooldown(null)).getMessage());
+    }
+
+    @Test
+    void rejectedValueLeavesTheBuilderUnchanged() {
+        FakeTicker ticker = new FakeTicker();
+        CircuitBreakerBuilder b = CircuitBreaker.builder("b").window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofMillis(10)).ticker(ticker);
+        assertThrows(IllegalArgumentException.class, () -> b.cooldown(Duration.ofMillis(-5)));
+        CircuitBreaker breaker = b.build();
+        breaker.tryAcquire().onFailure(0, null);
+        ticker.advanceMillis(9);
+        assertEquals(State.OPEN, breaker.state());
+        assertTrue(!breaker.tryAcquire().granted(), "the 10 ms cooldown still holds");
+    }
+
+    @Test
+    void halfOpenPolicyConflictsWithCooldownAndProbes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CircuitBreaker.builder("b")
+                .cooldown(Duration.ofSeconds(1)).halfOpen(HalfOpenPolicies.fixed(Duration.ofSeconds(2), 1)).build());
+        assertTrue(e.getMessage().contains("cooldown(PT1S)"), e.getMessage());
+    }
+
+    @Test
+    void defaultsAreDocumentedOnes() {
+        FakeTicker ticker = new FakeTicker();
+        CircuitBreaker b = CircuitBreaker.builder("defaults").ticker(ticker).build();
+        for (int i = 0; i < 4; i++) {
+            b.tryAcquire().onFailure(0, null);
+        }
+        assertEquals(State.CLOSED, b.state(), "default threshold is 5");
+        b.tryAcquire().onFailure(0, null);
+        assertEquals(State.OPEN, b.state());
+        ticker.advance(Duration.ofSeconds(60).toNanos() - 1);
+        assertTrue(!b.tryAcquire().granted(), "default cooldown is 60 s");
+        ticker.advance(1);
+        assertTrue(b.tryAcquire().granted());
+        assertTrue(!b.tryAcquire().granted(), "default probes is 1");
+        ticker.advance(CircuitBreakerBuilder.DEFAULT_MAX_HALF_OPEN.toNanos());
+        b.tryAcquire();
+        assertEquals(State.OPEN, b.state(), "default maximum half-open duration is 60 s");
+    }
+
+    @Test
+    void hugeDurationsSaturate() {
+        FakeTicker ticker = new FakeTicker();
+        CircuitBreaker b = CircuitBreaker.builder("forever").window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofDays(365L * 1_000)).ticker(ticker).build();
+        b.tryAcquire().onFailure(0, null);
+        ticker.advance(Long.MAX_VALUE - 1);
+        assertTrue(!b.tryAcquire().granted());
+    }
+}
