@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * can reach this class in the opposite order. Transitions are therefore parked in a map keyed by
  * generation and handed out only when the next expected generation is present. Generations are
  * dense (every generation is started by exactly one published transition), so a gap always fills.
+ * Skipping ahead over a gap would be wrong: a publisher preempted between its CAS and its publish
+ * is ordinary on a busy machine, and its event would then arrive out of order.
  *
  * <p><b>Who delivers.</b> The work-in-progress counter elects one drainer at a time (the thread
  * that moves it from zero); a thread arriving while another drains adds one and leaves, and the
@@ -26,8 +28,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class EventDispatcher {
 
     private static final System.Logger LOG = System.getLogger("dev.breaker");
-    /** A gap this long means a publisher died between its CAS and its publish; skip ahead. */
-    private static final int MAX_PARKED = 64;
 
     private final List<BreakerListener> listeners;
     private final ConcurrentSkipListMap<Long, StateTransition> parked = new ConcurrentSkipListMap<>();
@@ -72,10 +72,7 @@ final class EventDispatcher {
             }
             long generation = head.getKey();
             if (generation != nextGeneration) {
-                if (generation > nextGeneration && parked.size() < MAX_PARKED) {
-                    return; // its predecessor is still being published
-                }
-                nextGeneration = generation; // stale or hopeless gap: move on rather than stall forever
+                return; // its predecessor is still between its CAS and its publish; that thread will drain
             }
             parked.remove(generation);
             nextGeneration = generation + 1;
