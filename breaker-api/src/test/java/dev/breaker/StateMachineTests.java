@@ -244,6 +244,43 @@ class StateMachineTests {
     }
 
     @Test
+    void rule8and9_windowSeesEverySlowCallAndItsTripOpens() {
+        java.util.List<String> recorded = new java.util.ArrayList<>();
+        dev.breaker.spi.WindowFactory recording = new dev.breaker.spi.WindowFactory() {
+            @Override
+            public dev.breaker.spi.Window create(Ticker t) {
+                return new dev.breaker.spi.Window() {
+                    @Override
+                    public boolean record(boolean failure, boolean slow) {
+                        recorded.add((failure ? "F" : "S") + (slow ? "-slow" : ""));
+                        return recorded.size() == 4;
+                    }
+
+                    @Override
+                    public dev.breaker.spi.WindowCounts counts() {
+                        return dev.breaker.spi.WindowCounts.EMPTY;
+                    }
+                };
+            }
+
+            @Override
+            public String describe() {
+                return "recording";
+            }
+        };
+        CircuitBreaker b = CircuitBreaker.builder("slow").window(recording).ticker(ticker)
+                .slowCallThreshold(Duration.ofMillis(100)).build();
+        b.tryAcquire().onSuccess(100 * MILLI);      // at the threshold: slow
+        b.tryAcquire().onFailure(100 * MILLI, null); // slow and failed
+        b.tryAcquire().onSuccess(100 * MILLI - 1);  // just under: not slow
+        b.tryAcquire().release();                   // no outcome: not recorded
+        assertEquals(State.CLOSED, b.state());
+        b.tryAcquire().onFailure(0, null);
+        assertEquals(List.of("S-slow", "F-slow", "S", "F"), recorded);
+        assertEquals(State.OPEN, b.state(), "the window's trip condition opens the breaker");
+    }
+
+    @Test
     void duplicateReportOnProbeIsIgnoredAndCounted() {
         CircuitBreaker b = breaker(1, 0, 2);
         fail(b);

@@ -37,8 +37,22 @@ public final class Discovery {
      */
     public static <P> P find(Class<P> type, String kind, String name, Function<? super P, String> nameOf) {
         Objects.requireNonNull(name, () -> kind + " name");
+        return choose(ServiceLoader.load(type), kind, name, nameOf);
+    }
+
+    /**
+     * Picks the provider named {@code name} among {@code providers}, with the errors of {@link #find}.
+     *
+     * @param providers the candidates
+     * @param kind      what they are, for messages
+     * @param name      the name asked for
+     * @param nameOf    reads a provider's name
+     * @param <P>       the service type
+     * @return the one provider with that name
+     */
+    static <P> P choose(Iterable<P> providers, String kind, String name, Function<? super P, String> nameOf) {
         Map<String, List<P>> byName = new TreeMap<>();
-        for (P provider : ServiceLoader.load(type)) {
+        for (P provider : providers) {
             byName.computeIfAbsent(nameOf.apply(provider), n -> new ArrayList<>(1)).add(provider);
         }
         List<P> found = byName.get(name);

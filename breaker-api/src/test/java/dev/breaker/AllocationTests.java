@@ -1,0 +1,66 @@
+package dev.breaker;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SPEC rule 11 and the core issue's "rejection is cheap": the closed happy path and rejection
+ * through the permit allocate nothing. Measured with the JVM's per-thread allocation counter
+ * after a warm-up, over many calls; a single allocated object per call would show as at least
+ * 16 bytes per call. Runs in the class-path execution, where {@code com.sun.management} is readable.
+ */
+class AllocationTests {
+
+    private static final int CALLS = 200_000;
+    private static final Supplier<String> ANSWER = () -> "answer";
+
+    private static long allocatedBytes() {
+        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
+                .getThreadAllocatedBytes(Thread.currentThread().getId());
+    }
+
+    private static double bytesPerCall(Runnable oneCall) {
+        for (int i = 0; i < CALLS; i++) {
+            oneCall.run(); // warm-up: let the JIT compile the path
+        }
+        long before = allocatedBytes();
+        for (int i = 0; i < CALLS; i++) {
+            oneCall.run();
+        }
+        return (double) (allocatedBytes() - before) / CALLS;
+    }
+
+    @Test
+    void closedPermitPathAllocatesNothing() {
+        CircuitBreaker b = CircuitBreaker.builder("alloc").build();
+        double perCall = bytesPerCall(() -> b.tryAcquire().onSuccess(0));
+        assertTrue(perCall < 0.05, "bytes per call: " + perCall);
+    }
+
+    @Test
+    void closedExecutePathAllocatesNothing() {
+        CircuitBreaker b = CircuitBreaker.builder("alloc").build();
+        double perCall = bytesPerCall(() -> b.get(ANSWER));
+        assertTrue(perCall < 0.05, "bytes per call: " + perCall);
+    }
+
+    @Test
+    void closedExecutePathWithSlowCallTimingAllocatesNothing() {
+        CircuitBreaker b = CircuitBreaker.builder("alloc").slowCallThreshold(Duration.ofSeconds(1)).build();
+        double perCall = bytesPerCall(() -> b.get(ANSWER));
+        assertTrue(perCall < 0.05, "bytes per call: " + perCall);
+    }
+
+    @Test
+    void rejectionThroughThePermitAllocatesNothing() {
+        CircuitBreaker b = CircuitBreaker.builder("alloc").window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofDays(1)).build();
+        b.tryAcquire().onFailure(0, null);
+        double perCall = bytesPerCall(() -> b.tryAcquire().granted());
+        assertTrue(perCall < 0.05, "bytes per call: " + perCall);
+    }
+}

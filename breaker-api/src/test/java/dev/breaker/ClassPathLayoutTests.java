@@ -1,0 +1,37 @@
+package dev.breaker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The same jar on the plain class path (a separate Surefire execution with the module path off):
+ * no descriptor is in force, so the providers must come from {@code META-INF/services}.
+ */
+class ClassPathLayoutTests {
+
+    @Test
+    void runsOnTheClassPath() {
+        assertFalse(CircuitBreaker.class.getModule().isNamed(), "expected the unnamed module");
+    }
+
+    @Test
+    void providersAreFoundThroughServiceFiles() {
+        FakeTicker ticker = new FakeTicker();
+        CircuitBreaker b = CircuitBreaker.builder("classpath")
+                .window(Windows.named("consecutive", Map.of("threshold", "2")))
+                .halfOpen(HalfOpenPolicies.named("fixed", Map.of("cooldown", "PT0.01S")))
+                .classifier(FailureClassifier.named("default", Map.of()))
+                .ticker(ticker)
+                .build();
+        b.tryAcquire().onFailure(0, null);
+        b.tryAcquire().onFailure(0, null);
+        assertEquals(State.OPEN, b.state());
+        ticker.advance(Duration.ofMillis(10).toNanos());
+        b.tryAcquire().onSuccess(0);
+        assertEquals(State.CLOSED, b.state());
+    }
+}

@@ -1,0 +1,104 @@
+package dev.breaker.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.breaker.FailureClassifier;
+import dev.breaker.HalfOpenPolicies;
+import dev.breaker.Outcome;
+import dev.breaker.Windows;
+import dev.breaker.spi.HalfOpenPolicy;
+import dev.breaker.spi.WindowFactory;
+import dev.breaker.spi.WindowProvider;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Discovery by name: the built-ins are found, and every way to get it wrong is a loud, precise error. */
+class DiscoveryTests {
+
+    @Test
+    void builtInWindowIsFoundByName() {
+        WindowFactory f = Windows.named("consecutive", Map.of("threshold", "3"));
+        assertEquals("consecutive(threshold=3)", f.describe());
+        assertEquals("consecutive(threshold=5)", Windows.named("consecutive", Map.of()).describe());
+    }
+
+    @Test
+    void builtInPolicyAndClassifierAreFoundByName() {
+        HalfOpenPolicy p = HalfOpenPolicies.named("fixed", Map.of("cooldown", "PT2S", "probes", "3"));
+        assertEquals(3, p.probes());
+        assertEquals(2_000_000_000L, p.cooldownNanos(1));
+        FailureClassifier c = FailureClassifier.named("default", Map.of());
+        assertEquals(Outcome.FAILURE, c.classify(null, new RuntimeException()));
+        assertEquals(Outcome.IGNORED, c.classify(null, new AssertionError()));
+        assertEquals(Outcome.SUCCESS, c.classify(null, null));
+    }
+
+    @Test
+    void unknownNameListsWhatWasFoundAndWhereItComesFrom() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Windows.named("count", Map.of("size", "100")));
+        assertEquals("no window named 'count'; found: [consecutive]; 'count' comes with breaker-window-count,"
+                + " which is not on the class or module path", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> HalfOpenPolicies.named("sometimes", Map.of()));
+        assertEquals("no half-open policy named 'sometimes'; found: [fixed]", e.getMessage());
+    }
+
+    @Test
+    void unknownSettingAndBadValuesNameKeyAndValue() {
+        assertEquals("window 'consecutive': unknown setting 'size' (value '10'); known settings: [threshold]",
+                assertThrows(IllegalArgumentException.class,
+                        () -> Windows.named("consecutive", Map.of("size", "10"))).getMessage());
+        assertEquals("window 'consecutive': threshold must be >= 1, was 0",
+                assertThrows(IllegalArgumentException.class,
+                        () -> Windows.named("consecutive", Map.of("threshold", "0"))).getMessage());
+        assertEquals("window 'consecutive': threshold must be an integer, was 'three'",
+                assertThrows(IllegalArgumentException.class,
+                        () -> Windows.named("consecutive", Map.of("threshold", "three"))).getMessage());
+        assertEquals("half-open policy 'fixed': cooldown must be an ISO-8601 duration such as PT10S, was '10s'",
+                assertThrows(IllegalArgumentException.class,
+                        () -> HalfOpenPolicies.named("fixed", Map.of("cooldown", "10s"))).getMessage());
+        assertEquals("half-open policy 'fixed': cooldown must not be negative, was PT-1S",
+                assertThrows(IllegalArgumentException.class,
+                        () -> HalfOpenPolicies.named("fixed", Map.of("cooldown", "PT-1S"))).getMessage());
+    }
+
+    @Test
+    void nullNameAndSettingsAreNamed() {
+        assertEquals("window name", assertThrows(NullPointerException.class,
+                () -> Windows.named(null, Map.of())).getMessage());
+        assertEquals("settings", assertThrows(NullPointerException.class,
+                () -> Windows.named("consecutive", null)).getMessage());
+    }
+
+    @Test
+    void twoProvidersWithOneNameAreAnError() {
+        WindowProvider a = new ConsecutiveWindowProvider();
+        WindowProvider b = new Impostor();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Discovery.choose(List.of(a, b), "window", "consecutive", WindowProvider::name));
+        assertTrue(e.getMessage().startsWith("2 window providers are named 'consecutive': ["
+                + ConsecutiveWindowProvider.class.getName() + ", " + Impostor.class.getName() + "]"), e.getMessage());
+        assertTrue(e.getMessage().endsWith("; remove all but one from the path"), e.getMessage());
+    }
+
+    /** A second provider claiming the built-in's name. */
+    private static final class Impostor implements WindowProvider {
+        @Override
+        public String name() {
+            return "consecutive";
+        }
+
+        @Override
+        public java.util.Set<String> settingKeys() {
+            return java.util.Set.of();
+        }
+
+        @Override
+        public WindowFactory create(Map<String, String> settings) {
+            throw new UnsupportedOperationException();
+        }
+    }
+}
