@@ -5,6 +5,8 @@ import dev.breaker.CircuitBreaker;
 import dev.breaker.StateTransition;
 import dev.breaker.Windows;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -27,6 +29,7 @@ public final class FlakyDependencyDemo {
      */
     public static void main(String[] args) {
         AtomicLong clock = new AtomicLong();
+        List<String> transitions = new CopyOnWriteArrayList<>();
         CircuitBreaker breaker = CircuitBreaker.builder("inventory")
                 .window(Windows.consecutiveFailures(3))
                 .cooldown(Duration.ofMillis(500))
@@ -34,8 +37,8 @@ public final class FlakyDependencyDemo {
                 .ticker(clock::get)
                 .listener(event -> {
                     if (event instanceof StateTransition t) {
-                        System.out.printf("          >> %s -> %s (%s, generation %d)%n",
-                                t.from(), t.to(), t.reason(), t.generation());
+                        transitions.add(String.format("             >> %s -> %s (%s, generation %d)",
+                                t.from(), t.to(), t.reason(), t.generation()));
                     }
                 })
                 .build();
@@ -58,7 +61,9 @@ public final class FlakyDependencyDemo {
             } catch (IllegalStateException e) {
                 line = "failed    " + e.getMessage();
             }
-            System.out.printf("t=%5d ms %s%n", ms, line);
+            System.out.printf("t=%5d ms  %s%n", ms, line);
+            transitions.forEach(System.out::println);
+            transitions.clear();
         }
         System.out.println(breaker.metrics());
     }
