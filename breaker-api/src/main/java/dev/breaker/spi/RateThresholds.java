@@ -1,0 +1,84 @@
+package dev.breaker.spi;
+
+/**
+ * The trip rule of rate windows (SPEC rules 8 and 9): after an outcome is recorded, the window
+ * trips when it holds at least {@code minimumCalls} outcomes and the failure rate, or the
+ * slow-call rate, is at or above its threshold.
+ *
+ * <p>Rates are compared as {@code (double) count / calls >= threshold}: a correctly rounded
+ * quotient equals the threshold parsed from the same decimal whenever the true ratio does, so
+ * 3 failures of 10 trip a threshold of 0.3 (a product {@code 0.3 * 10} would not).
+ *
+ * @param failureRateThreshold  in (0, 1]
+ * @param slowCallRateThreshold in (0, 1]
+ * @param minimumCalls          at least 1
+ */
+public record RateThresholds(double failureRateThreshold, double slowCallRateThreshold, int minimumCalls) {
+
+    /** Setting key of the failure-rate threshold. */
+    public static final String FAILURE_RATE = "failureRateThreshold";
+    /** Setting key of the slow-call-rate threshold. */
+    public static final String SLOW_CALL_RATE = "slowCallRateThreshold";
+    /** Setting key of the minimum number of calls. */
+    public static final String MINIMUM_CALLS = "minimumCalls";
+    /** Failure-rate threshold when none is given. */
+    public static final double DEFAULT_FAILURE_RATE = 0.5;
+    /** Slow-call-rate threshold when none is given: only a window of nothing but slow calls trips. */
+    public static final double DEFAULT_SLOW_CALL_RATE = 1.0;
+
+    /**
+     * Validates the thresholds.
+     *
+     * @param failureRateThreshold  in (0, 1]
+     * @param slowCallRateThreshold in (0, 1]
+     * @param minimumCalls          at least 1
+     * @throws IllegalArgumentException naming the setting and value
+     */
+    public RateThresholds {
+        checkRate(FAILURE_RATE, failureRateThreshold);
+        checkRate(SLOW_CALL_RATE, slowCallRateThreshold);
+        if (minimumCalls < 1) {
+            throw new IllegalArgumentException(MINIMUM_CALLS + " must be >= 1, was " + minimumCalls);
+        }
+    }
+
+    /**
+     * Reads the three settings, with defaults.
+     *
+     * @param settings            the provider's settings
+     * @param defaultMinimumCalls the minimum calls when the key is absent
+     * @return the thresholds
+     * @throws IllegalArgumentException naming the key and value
+     */
+    public static RateThresholds from(Settings settings, int defaultMinimumCalls) {
+        return new RateThresholds(settings.rate(FAILURE_RATE, DEFAULT_FAILURE_RATE),
+                settings.rate(SLOW_CALL_RATE, DEFAULT_SLOW_CALL_RATE),
+                settings.intValue(MINIMUM_CALLS, defaultMinimumCalls, 1));
+    }
+
+    private static void checkRate(String name, double rate) {
+        if (!(rate > 0.0 && rate <= 1.0)) {
+            throw new IllegalArgumentException(name + " must be in (0, 1], was " + rate);
+        }
+    }
+
+    /**
+     * Applies the rule.
+     *
+     * @param calls     outcomes in the window
+     * @param failures  of those, failed
+     * @param slowCalls of those, slow
+     * @return true when the window trips
+     */
+    public boolean trips(long calls, long failures, long slowCalls) {
+        return calls >= minimumCalls && calls > 0
+                && ((double) failures / calls >= failureRateThreshold
+                || (double) slowCalls / calls >= slowCallRateThreshold);
+    }
+
+    @Override
+    public String toString() {
+        return FAILURE_RATE + "=" + failureRateThreshold + ", " + SLOW_CALL_RATE + "=" + slowCallRateThreshold
+                + ", " + MINIMUM_CALLS + "=" + minimumCalls;
+    }
+}

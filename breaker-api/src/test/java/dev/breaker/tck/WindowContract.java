@@ -1,0 +1,198 @@
+package dev.breaker.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.breaker.Ticker;
+import dev.breaker.spi.Window;
+import dev.breaker.spi.WindowCounts;
+import dev.breaker.spi.WindowFactory;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Example;
+
+/**
+ * The contract every {@link Window} keeps, as one abstract test class that each implementation
+ * extends (like Micrometer's compatibility kit). Shipped in {@code breaker-api}'s test-jar.
+ *
+ * <p>The subclass supplies the factory and its window's rule as a naive oracle over a list of
+ * outcomes recorded at one instant; the kit checks the window against the oracle for random
+ * sequences, keeps its counts consistent, and checks exact counts after many threads record at once.
+ */
+public abstract class WindowContract {
+
+    /** For subclasses. */
+    protected WindowContract() {
+    }
+
+    /**
+     * One recorded outcome.
+     *
+     * @param failure whether it failed
+     * @param slow    whether it was slow
+     */
+    public record Recorded(boolean failure, boolean slow) {
+    }
+
+    /**
+     * The ticker the windows are made with; time stands still unless a subclass says otherwise.
+     *
+     * @return the ticker
+     */
+    protected Ticker ticker() {
+        return () -> 0L;
+    }
+
+    /**
+     * The window factory under test.
+     *
+     * @return the factory
+     */
+    protected abstract WindowFactory factory();
+
+    /**
+     * The oracle: whether a fresh window trips right after recording {@code outcomes} in order.
+     *
+     * @param outcomes recorded at one instant
+     * @return the expected answer of the last {@code record}
+     */
+    protected abstract boolean tripsAfter(List<Recorded> outcomes);
+
+    /**
+     * The oracle: the counts of a fresh window after recording {@code outcomes} in order.
+     *
+     * @param outcomes recorded at one instant
+     * @return the expected counts
+     */
+    protected abstract WindowCounts countsAfter(List<Recorded> outcomes);
+
+    /**
+     * A new window holds nothing.
+     */
+    @Example
+    public void freshWindowIsEmpty() {
+        assertEquals(WindowCounts.EMPTY, factory().create(ticker()).counts());
+    }
+
+    /**
+     * Windows from one factory share no state.
+     */
+    @Example
+    public void factoryMakesIndependentWindows() {
+        WindowFactory f = factory();
+        Window a = f.create(ticker());
+        Window b = f.create(ticker());
+        assertNotSame(a, b);
+        a.record(true, true);
+        assertEquals(WindowCounts.EMPTY, b.counts());
+    }
+
+    /**
+     * The factory has a description for logs and toString.
+     */
+    @Example
+    public void describesItself() {
+        assertFalse(factory().describe().isBlank());
+    }
+
+    /**
+     * For random sequences, every trip answer and the final counts equal the oracle's.
+     *
+     * @param outcomes generated
+     */
+    @Property(tries = 200)
+    public void followsItsOwnRule(@ForAll("outcomes") List<Recorded> outcomes) {
+        Window window = factory().create(ticker());
+        List<Recorded> prefix = new ArrayList<>();
+        for (Recorded r : outcomes) {
+            prefix.add(r);
+            assertEquals(tripsAfter(prefix), window.record(r.failure(), r.slow()), "trip after " + prefix.size());
+        }
+        assertEquals(countsAfter(outcomes), window.counts());
+    }
+
+    /**
+     * Random sequences of up to 300 outcomes, failure- and slow-heavy.
+     *
+     * @return the arbitrary
+     */
+    @Provide
+    public Arbitrary<List<Recorded>> outcomes() {
+        Arbitrary<Recorded> one = Combinators.combine(
+                Arbitraries.integers().between(0, 9).map(i -> i < 4),
+                Arbitraries.integers().between(0, 9).map(i -> i < 3)).as(Recorded::new);
+        return one.list().ofMaxSize(300);
+    }
+
+    /**
+     * Failures recorded by four threads at once are counted exactly.
+     *
+     * @throws Exception when a thread fails
+     */
+    @Example
+    public void concurrentFailuresAreCountedExactly() throws Exception {
+        recordFromManyThreads(new Recorded(true, false));
+    }
+
+    /**
+     * Slow successes recorded by four threads at once are counted exactly.
+     *
+     * @throws Exception when a thread fails
+     */
+    @Example
+    public void concurrentSlowSuccessesAreCountedExactly() throws Exception {
+        recordFromManyThreads(new Recorded(false, true));
+    }
+
+    /** Four threads record {@code perThread} copies of one outcome at once; the result cannot depend on order. */
+    private void recordFromManyThreads(Recorded outcome) throws Exception {
+        int threads = 4;
+        int perThread = 2_000;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int round = 0; round < 20; round++) {
+                Window window = factory().create(ticker());
+                CyclicBarrier start = new CyclicBarrier(threads);
+                AtomicBoolean tripped = new AtomicBoolean();
+                List<Future<?>> done = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    done.add(pool.submit(() -> {
+                        start.await(10, TimeUnit.SECONDS);
+                        for (int i = 0; i < perThread; i++) {
+                            if (window.record(outcome.failure(), outcome.slow())) {
+                                tripped.set(true);
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : done) {
+                    f.get(30, TimeUnit.SECONDS);
+                }
+                List<Recorded> all = Collections.nCopies(threads * perThread, outcome);
+                assertEquals(countsAfter(all), window.counts(), "round " + round);
+                if (tripsAfter(all)) {
+                    assertTrue(tripped.get(), "some record must have reported the trip");
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+        }
+    }
+}
