@@ -56,10 +56,19 @@ public record RateThresholds(double failureRateThreshold, double slowCallRateThr
                 settings.intValue(MINIMUM_CALLS, defaultMinimumCalls, 1));
     }
 
-    private static void checkRate(String name, double rate) {
+    /**
+     * Checks a rate threshold.
+     *
+     * @param name the setting's name, for the message
+     * @param rate the value
+     * @return the value
+     * @throws IllegalArgumentException when the value is not in (0, 1]
+     */
+    public static double checkRate(String name, double rate) {
         if (!(rate > 0.0 && rate <= 1.0)) {
             throw new IllegalArgumentException(name + " must be in (0, 1], was " + rate);
         }
+        return rate;
     }
 
     /**

@@ -1,0 +1,2 @@
+/** The ring and its provider. Not exported. */
+package dev.breaker.window.count.internal;
