@@ -153,6 +153,25 @@ public final class Settings {
     }
 
     /**
+     * Runs a typed builder with values read from these settings; an
+     * {@link IllegalArgumentException} it throws (which names the setting and value) gets this
+     * owner's prefix, so errors read the same whether a user called the builder or a provider did.
+     *
+     * @param build reads settings and builds
+     * @param <T>   what is built
+     * @return what {@code build} returned
+     * @throws IllegalArgumentException naming the owner, the key and the value
+     */
+    public <T> T build(java.util.function.Supplier<T> build) {
+        try {
+            return build.get();
+        } catch (IllegalArgumentException e) {
+            String message = String.valueOf(e.getMessage());
+            throw message.startsWith(owner + ": ") ? e : fail(message);
+        }
+    }
+
+    /**
      * Makes an error about these settings.
      *
      * @param message what is wrong, naming the key and value

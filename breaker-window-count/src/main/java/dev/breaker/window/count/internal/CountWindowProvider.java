@@ -29,9 +29,8 @@ public final class CountWindowProvider implements WindowProvider {
     @Override
     public WindowFactory create(Map<String, String> settings) {
         Settings s = Settings.of("window 'count'", settings, settingKeys());
-        CountWindow.Builder b = CountWindow.builder();
-        try {
-            b.size(s.intValue("size", CountWindow.DEFAULT_SIZE, 1))
+        return s.build(() -> {
+            CountWindow.Builder b = CountWindow.builder().size(s.intValue("size", CountWindow.DEFAULT_SIZE, 1))
                     .failureRateThreshold(s.rate(RateThresholds.FAILURE_RATE, RateThresholds.DEFAULT_FAILURE_RATE))
                     .slowCallRateThreshold(s.rate(RateThresholds.SLOW_CALL_RATE, RateThresholds.DEFAULT_SLOW_CALL_RATE));
             if (s.has(RateThresholds.MINIMUM_CALLS)) {
@@ -41,11 +40,6 @@ public final class CountWindowProvider implements WindowProvider {
                 b.consecutiveFailures(s.intValue("consecutiveFailures", 1, 1));
             }
             return b.build();
-        } catch (IllegalArgumentException e) {
-            if (e.getMessage().startsWith("window 'count'")) {
-                throw e;
-            }
-            throw s.fail(e.getMessage());
-        }
+        });
     }
 }

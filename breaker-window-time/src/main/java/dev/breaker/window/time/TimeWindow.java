@@ -1,0 +1,151 @@
+package dev.breaker.window.time;
+
+import dev.breaker.spi.RateThresholds;
+import dev.breaker.spi.WindowFactory;
+import dev.breaker.window.time.internal.BucketWindow;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The time window: the outcomes of the last {@code length}, in {@code buckets} buckets of equal
+ * width ({@code length / buckets}, rounded down to whole nanoseconds). An outcome lands in the
+ * bucket of the time it is reported, read from the breaker's ticker; a bucket leaves the window
+ * whole when its time is up. It trips when it holds at least {@code minimumCalls} outcomes and
+ * the failure rate or the slow-call rate is at or above its threshold. No timer thread: buckets
+ * are rotated by whoever records or reads, and an idle breaker does no work at all.
+ *
+ * <pre>{@code
+ * CircuitBreaker breaker = CircuitBreaker.builder("search")
+ *     .window(TimeWindow.builder().length(Duration.ofSeconds(10)).buckets(10)
+ *             .failureRateThreshold(0.5).minimumCalls(20).build())
+ *     .build();
+ * }</pre>
+ *
+ * <p>Also found by name: {@code Windows.named("time", Map.of("length", "PT10S", ...))} with the
+ * keys {@code length}, {@code buckets}, {@code failureRateThreshold}, {@code slowCallRateThreshold},
+ * {@code minimumCalls}.
+ */
+public final class TimeWindow {
+
+    /** The length when none is given. */
+    public static final Duration DEFAULT_LENGTH = Duration.ofSeconds(10);
+    /** The bucket count when none is given. */
+    public static final int DEFAULT_BUCKETS = 10;
+    /** The minimum calls when none is given. */
+    public static final int DEFAULT_MINIMUM_CALLS = 100;
+    /** The most buckets a window may have. */
+    public static final int MAX_BUCKETS = 10_000;
+
+    private TimeWindow() {
+    }
+
+    /**
+     * Starts a builder with the defaults: 10 s in 10 buckets, failure rate 0.5, slow-call rate
+     * 1.0, minimum calls 100.
+     *
+     * @return a builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a time window factory; every setter checks its argument at once. */
+    public static final class Builder {
+
+        private Duration length = DEFAULT_LENGTH;
+        private int buckets = DEFAULT_BUCKETS;
+        private double failureRate = RateThresholds.DEFAULT_FAILURE_RATE;
+        private double slowCallRate = RateThresholds.DEFAULT_SLOW_CALL_RATE;
+        private int minimumCalls = DEFAULT_MINIMUM_CALLS;
+
+        private Builder() {
+        }
+
+        /**
+         * How far back the window looks.
+         *
+         * @param length longer than zero
+         * @return this builder
+         */
+        public Builder length(Duration length) {
+            Objects.requireNonNull(length, "length");
+            if (length.isNegative() || length.isZero()) {
+                throw new IllegalArgumentException("length must be > 0, was " + length);
+            }
+            this.length = length;
+            return this;
+        }
+
+        /**
+         * Into how many buckets the length is split; more buckets slide more smoothly.
+         *
+         * @param buckets 1 to {@link #MAX_BUCKETS}, and at most the length in nanoseconds
+         * @return this builder
+         */
+        public Builder buckets(int buckets) {
+            if (buckets < 1 || buckets > MAX_BUCKETS) {
+                throw new IllegalArgumentException("buckets must be in [1, " + MAX_BUCKETS + "], was " + buckets);
+            }
+            this.buckets = buckets;
+            return this;
+        }
+
+        /**
+         * The failure rate at or above which the window trips.
+         *
+         * @param rate in (0, 1]
+         * @return this builder
+         */
+        public Builder failureRateThreshold(double rate) {
+            this.failureRate = RateThresholds.checkRate(RateThresholds.FAILURE_RATE, rate);
+            return this;
+        }
+
+        /**
+         * The slow-call rate at or above which the window trips.
+         *
+         * @param rate in (0, 1]
+         * @return this builder
+         */
+        public Builder slowCallRateThreshold(double rate) {
+            this.slowCallRate = RateThresholds.checkRate(RateThresholds.SLOW_CALL_RATE, rate);
+            return this;
+        }
+
+        /**
+         * The minimum throughput: how many outcomes the window must hold before a rate can trip it.
+         *
+         * @param calls at least 1
+         * @return this builder
+         */
+        public Builder minimumCalls(int calls) {
+            if (calls < 1) {
+                throw new IllegalArgumentException("minimumCalls must be >= 1, was " + calls);
+            }
+            this.minimumCalls = calls;
+            return this;
+        }
+
+        /**
+         * Checks the settings together and makes the factory.
+         *
+         * @return the factory, to give to {@code CircuitBreakerBuilder.window}
+         * @throws IllegalArgumentException when there are more buckets than nanoseconds in the length
+         */
+        public WindowFactory build() {
+            long nanos;
+            try {
+                nanos = length.toNanos();
+            } catch (ArithmeticException tooLong) {
+                throw new IllegalArgumentException("length must be at most " + Duration.ofNanos(Long.MAX_VALUE)
+                        + ", was " + length);
+            }
+            if (buckets > nanos) {
+                throw new IllegalArgumentException("buckets must be <= length in nanoseconds (" + nanos + "), was "
+                        + buckets);
+            }
+            return BucketWindow.factory(nanos / buckets, buckets,
+                    new RateThresholds(failureRate, slowCallRate, minimumCalls));
+        }
+    }
+}

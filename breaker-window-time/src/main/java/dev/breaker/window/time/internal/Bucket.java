@@ -1,0 +1,74 @@
+package dev.breaker.window.time.internal;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The counts of one time slice. Its epoch never changes: rotation replaces the whole bucket, so a
+ * bucket is never cleared while someone writes to it.
+ *
+ * <p>Counters are striped: each thread adds to the cells of its own stripe, so two request
+ * threads recording at once do not fight over one cache line. A stripe's three cells sit in a
+ * block of {@value #STRIDE} longs (128 bytes), wide enough that no 64-byte line holds cells of
+ * two stripes however the array is aligned. Reading sums the stripes.
+ */
+final class Bucket {
+
+    static final int STRIDE = 16;
+    private static final int CALLS = 0;
+    private static final int FAILURES = 1;
+    private static final int SLOW = 2;
+    private static final VarHandle CELLS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    final long epoch;
+    private final long[] cells;
+
+    Bucket(long epoch, int stripes) {
+        this.epoch = epoch;
+        this.cells = new long[stripes * STRIDE];
+    }
+
+    void add(int stripe, boolean failure, boolean slow) {
+        int at = stripe * STRIDE;
+        CELLS.getAndAdd(cells, at + CALLS, 1L);
+        if (failure) {
+            CELLS.getAndAdd(cells, at + FAILURES, 1L);
+        }
+        if (slow) {
+            CELLS.getAndAdd(cells, at + SLOW, 1L);
+        }
+    }
+
+    /** Adds this bucket's counts into {@code sum} ({@code [calls, failures, slow]}). */
+    void addTo(long[] sum) {
+        for (int at = 0; at < cells.length; at += STRIDE) {
+            sum[CALLS] += (long) CELLS.getVolatile(cells, at + CALLS);
+            sum[FAILURES] += (long) CELLS.getVolatile(cells, at + FAILURES);
+            sum[SLOW] += (long) CELLS.getVolatile(cells, at + SLOW);
+        }
+    }
+
+    long calls() {
+        long n = 0;
+        for (int at = 0; at < cells.length; at += STRIDE) {
+            n += (long) CELLS.getVolatile(cells, at + CALLS);
+        }
+        return n;
+    }
+
+    long failures() {
+        long n = 0;
+        for (int at = 0; at < cells.length; at += STRIDE) {
+            n += (long) CELLS.getVolatile(cells, at + FAILURES);
+        }
+        return n;
+    }
+
+    long slowCalls() {
+        long n = 0;
+        for (int at = 0; at < cells.length; at += STRIDE) {
+            n += (long) CELLS.getVolatile(cells, at + SLOW);
+        }
+        return n;
+    }
+}
