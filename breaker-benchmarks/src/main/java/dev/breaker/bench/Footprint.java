@@ -1,0 +1,97 @@
+package dev.breaker.bench;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * Retained heap per breaker, ours against Resilience4j's and Failsafe's, for the count window of
+ * 100 and the time window of 10 s in 10 buckets. Each breaker first records one outcome in every
+ * bucket or slot it will ever fill (the steady state: our time buckets are made lazily). Method:
+ * hold {@value #COUNT} breakers, collect garbage, and divide the growth of the used heap.
+ *
+ * <p>Run: {@code java -cp breaker-benchmarks/target/benchmarks.jar dev.breaker.bench.Footprint}
+ */
+public final class Footprint {
+
+    private static final int COUNT = 20_000;
+    /** Same rule as the time window's: processors rounded up to a power of two, at most 8. */
+    private static final int STRIPES = Math.min(8,
+            Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() - 1)) << 1);
+
+    private Footprint() {
+    }
+
+    /**
+     * Measures and prints a Markdown table.
+     *
+     * @param args ignored
+     */
+    public static void main(String[] args) {
+        System.out.println("| breaker | dev.breaker | Resilience4j | Failsafe |");
+        System.out.println("|---|---:|---:|---:|");
+        for (Subjects.Shape shape : Subjects.Shape.values()) {
+            long ours = perObject(() -> {
+                long[] now = {0};
+                dev.breaker.CircuitBreaker b = Subjects.ours(shape, false, () -> now[0]);
+                fill(() -> {
+                    b.tryAcquire().onSuccess(0);
+                    now[0] += 100_000_000L; // 100 records over 10 s: every 1 s bucket of the time window is made
+                });
+                return new Object[]{b, now};
+            });
+            long r4j = perObject(() -> {
+                io.github.resilience4j.circuitbreaker.CircuitBreaker b = Subjects.resilience4j(shape, false);
+                fill(() -> b.onSuccess(0, java.util.concurrent.TimeUnit.NANOSECONDS));
+                return b;
+            });
+            long failsafe = perObject(() -> {
+                dev.failsafe.CircuitBreaker<Object> b = Subjects.failsafe(shape, false);
+                fill(b::recordSuccess);
+                return b;
+            });
+            System.out.printf(Locale.ROOT, "| %s | %d B | %d B | %d B |%n", shape, ours, r4j, failsafe);
+        }
+        System.out.println();
+        System.out.println("(dev.breaker's time buckets are made lazily; here all 10 exist. Its figure includes the "
+                + "fake ticker's 24 B. Counter stripes per bucket on this machine: " + STRIPES + ")");
+    }
+
+    /** Records 100 outcomes: enough to fill a ring of 100. */
+    private static void fill(Runnable record) {
+        for (int i = 0; i < 100; i++) {
+            record.run();
+        }
+    }
+
+    private static long perObject(Supplier<Object> make) {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        for (int i = 0; i < 1_000; i++) {
+            make.get(); // warm up and load classes
+        }
+        Object[] keep = new Object[COUNT];
+        settle();
+        long before = memory.getHeapMemoryUsage().getUsed();
+        for (int i = 0; i < COUNT; i++) {
+            keep[i] = make.get();
+        }
+        settle();
+        long after = memory.getHeapMemoryUsage().getUsed();
+        if (keep[COUNT - 1] == null) {
+            throw new AssertionError();
+        }
+        return (after - before) / COUNT;
+    }
+
+    private static void settle() {
+        for (int i = 0; i < 4; i++) {
+            System.gc();
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
