@@ -80,9 +80,11 @@ public record RateThresholds(double failureRateThreshold, double slowCallRateThr
      * @return true when the window trips
      */
     public boolean trips(long calls, long failures, long slowCalls) {
-        return calls >= minimumCalls && calls > 0
-                && ((double) failures / calls >= failureRateThreshold
-                || (double) slowCalls / calls >= slowCallRateThreshold);
+        if ((failures | slowCalls) == 0 || calls < minimumCalls) {
+            return false; // a healthy window (thresholds are above 0) decides without dividing
+        }
+        return (double) failures / calls >= failureRateThreshold
+                || (double) slowCalls / calls >= slowCallRateThreshold;
     }
 
     @Override

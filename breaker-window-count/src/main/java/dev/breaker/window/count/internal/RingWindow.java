@@ -20,8 +20,13 @@ import java.lang.invoke.VarHandle;
  * outcome it evicts; the totals then change by (new - evicted), one {@code getAndAdd} of a packed
  * difference. Each outcome is therefore added exactly once and removed exactly once, so when the
  * writers are done the totals are exactly the content of the ring: the last {@code size}
- * outcomes by position. A healthy dependency overwrites successes with successes, the difference
- * is zero, and the totals are only read: the shared writes per call are the cursor and one slot.
+ * outcomes by position. When the slot already holds the same outcome the swap is skipped: writing
+ * it would change neither the ring nor the totals, so the invariant "totals = content" holds.
+ * <p><b>The healthy steady state writes nothing.</b> When the totals say the ring holds
+ * {@code size} plain successes, one more plain success cannot change the ring's content, whichever
+ * slot it would evict, so it is not written at all: it linearizes at its read of the totals (a
+ * failure recorded concurrently is ordered after it). A healthy dependency therefore costs each
+ * call one volatile read of a line nobody writes, and threads do not contend.
  *
  * <p><b>Why a bias.</b> Two writers may apply their differences out of order (the evictor of a
  * slot before the writer that filled it), so a field can dip below zero for an instant. Each field
@@ -67,17 +72,30 @@ public final class RingWindow implements Window {
     }
 
     private final int size;
+    /** The packed totals of a ring holding {@code size} plain successes. */
+    private final long fullOfSuccesses;
     private final byte[] slots;
     private final RateThresholds thresholds;
     /** Null when there is no consecutive-failure limit. */
     private final FailureStreak streak;
+    /*
+     * The two contended words sit on their own cache lines (padding on both sides), so writing
+     * them does not evict the read-only fields above from the other cores' caches.
+     */
+    @SuppressWarnings("unused")
+    private long p01, p02, p03, p04, p05, p06, p07;
     @SuppressWarnings("unused") // accessed through CURSOR
     private volatile long cursor;
+    @SuppressWarnings("unused")
+    private long p11, p12, p13, p14, p15, p16, p17;
     @SuppressWarnings("unused") // accessed through TOTALS
     private volatile long totals = EMPTY_TOTALS;
+    @SuppressWarnings("unused")
+    private long p21, p22, p23, p24, p25, p26, p27;
 
     private RingWindow(int size, RateThresholds thresholds, int consecutiveFailures) {
         this.size = size;
+        this.fullOfSuccesses = EMPTY_TOTALS + size * CONTRIBUTION[RECORDED];
         this.slots = new byte[size];
         this.thresholds = thresholds;
         this.streak = consecutiveFailures > 0 ? new FailureStreak(consecutiveFailures) : null;
@@ -101,8 +119,19 @@ public final class RingWindow implements Window {
     @Override
     public boolean record(boolean failure, boolean slow) {
         int code = RECORDED | (failure ? FAILED : 0) | (slow ? SLOW : 0);
+        if (code == RECORDED && (long) TOTALS.getVolatile(this) == fullOfSuccesses) {
+            // size successes in the ring: one more, whichever it evicts, leaves the same content
+            if (streak != null) {
+                streak.record(false);
+            }
+            return false;
+        }
         long position = (long) CURSOR.getAndAdd(this, 1L);
-        int evicted = (byte) SLOTS.getAndSet(slots, (int) (position % size), (byte) code);
+        int slot = (int) (position % size);
+        int evicted = (byte) SLOTS.getVolatile(slots, slot);
+        if (evicted != code) {
+            evicted = (byte) SLOTS.getAndSet(slots, slot, (byte) code);
+        }
         long now;
         if (evicted == code) {
             now = (long) TOTALS.getVolatile(this);

@@ -22,6 +22,8 @@ final class Bucket {
 
     final long epoch;
     private final long[] cells;
+    /** Set once, by the first failure or slow call of the bucket; read by every record. */
+    private volatile boolean unhealthy;
 
     Bucket(long epoch, int stripes) {
         this.epoch = epoch;
@@ -29,6 +31,9 @@ final class Bucket {
     }
 
     void add(int stripe, boolean failure, boolean slow) {
+        if ((failure || slow) && !unhealthy) {
+            unhealthy = true; // before the counts, so a reader that sees a count of it sees the flag
+        }
         int at = stripe * STRIDE;
         CELLS.getAndAdd(cells, at + CALLS, 1L);
         if (failure) {
@@ -37,6 +42,14 @@ final class Bucket {
         if (slow) {
             CELLS.getAndAdd(cells, at + SLOW, 1L);
         }
+    }
+
+    /**
+     * Whether any failure or slow call was recorded here. False means the bucket's failure and
+     * slow counts are zero, without reading the other threads' stripes.
+     */
+    boolean unhealthy() {
+        return unhealthy;
     }
 
     /** Adds this bucket's counts into {@code sum} ({@code [calls, failures, slow]}). */

@@ -6,7 +6,6 @@ import dev.breaker.spi.Window;
 import dev.breaker.spi.WindowCounts;
 import dev.breaker.spi.WindowFactory;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -35,16 +34,15 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * during the rest of the current epoch. Single-threaded, every decision is exact.
  *
  * <p><b>Cost.</b> A record is one ticker read, one volatile slot read, one to three uncontended
- * striped adds, and a sum over the current bucket's stripes. Allocation: one bucket per epoch and
+ * striped adds, and, only when the window holds a failure or a slow call, a sum over the current
+ * bucket's stripes (which reads the lines other threads write). A healthy window decides from
+ * the cached closed sum and the bucket's write-once "unhealthy" flag alone. Allocation: one bucket per epoch and
  * one cached sum per epoch, nothing per call. An idle window does nothing; no thread exists.
  */
 public final class BucketWindow implements Window {
 
     /** Stripes per bucket: the processors rounded up to a power of two, at most 8. */
     static final int STRIPES = Math.min(8, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() - 1)) << 1);
-    private static final AtomicInteger NEXT_STRIPE = new AtomicInteger();
-    /** Threads take stripes round-robin in order of first use, so few threads rarely share one. */
-    private static final ThreadLocal<Integer> STRIPE = ThreadLocal.withInitial(NEXT_STRIPE::getAndIncrement);
 
     private final Ticker ticker;
     private final long origin;
@@ -89,8 +87,12 @@ public final class BucketWindow implements Window {
         if (current == null) {
             return false; // the outcome's epoch has already left the window
         }
-        current.add(STRIPE.get() & (STRIPES - 1), failure, slow);
+        // thread ids are handed out in sequence, so threads started together take different stripes
+        current.add((int) Thread.currentThread().getId() & (STRIPES - 1), failure, slow);
         ClosedSum rest = closedSum(epoch);
+        if ((rest.failures | rest.slowCalls) == 0 && !current.unhealthy()) {
+            return false; // no failure and no slow call in the window: both rates are 0
+        }
         return thresholds.trips(rest.calls + current.calls(), rest.failures + current.failures(),
                 rest.slowCalls + current.slowCalls());
     }
