@@ -24,6 +24,7 @@ import java.util.Objects;
  * <tr><td>classifier</td><td>{@link FailureClassifier#defaults()}</td></tr>
  * <tr><td>ticker</td><td>{@link Ticker#system()}</td></tr>
  * <tr><td>rejectionStackTraces</td><td>false</td></tr>
+ * <tr><td>trackedPermits</td><td>false: CLOSED permits are shared, allocation-free</td></tr>
  * </table>
  */
 public final class CircuitBreakerBuilder {
@@ -42,6 +43,7 @@ public final class CircuitBreakerBuilder {
     private Ticker ticker = Ticker.system();
     private final List<BreakerListener> listeners = new ArrayList<>();
     private boolean rejectionStackTraces;
+    private boolean trackedPermits;
 
     CircuitBreakerBuilder(String name) {
         Objects.requireNonNull(name, "name");
@@ -170,6 +172,22 @@ public final class CircuitBreakerBuilder {
     }
 
     /**
+     * Whether each CLOSED permit from {@link CircuitBreaker#tryAcquire()} is an object of its own
+     * (default false). By default the calls of one CLOSED generation share one permit, so the happy
+     * path allocates nothing, and a second report on it cannot be told from another call's report.
+     * Turned on, each permit costs one small object and a second report on it is detected, ignored
+     * and counted in {@link BreakerMetrics#duplicateReports()}. Probe permits are always tracked;
+     * the execute methods never report twice either way.
+     *
+     * @param enabled true for one-shot CLOSED permits
+     * @return this builder
+     */
+    public CircuitBreakerBuilder trackedPermits(boolean enabled) {
+        this.trackedPermits = enabled;
+        return this;
+    }
+
+    /**
      * Builds the breaker, CLOSED, generation 0.
      *
      * @return the breaker
@@ -186,6 +204,6 @@ public final class CircuitBreakerBuilder {
                     probes != null ? probes : FixedHalfOpenPolicyProvider.DEFAULT_PROBES);
         }
         return new DefaultCircuitBreaker(name, window, policy, classifier, ticker, slowCallNanos,
-                maxHalfOpenNanos, rejectionStackTraces, List.copyOf(listeners));
+                maxHalfOpenNanos, rejectionStackTraces, trackedPermits, List.copyOf(listeners));
     }
 }

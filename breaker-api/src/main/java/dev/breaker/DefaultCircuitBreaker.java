@@ -59,6 +59,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private final boolean timed;
     private final long maxHalfOpenNanos;
     private final boolean rejectionStackTraces;
+    private final boolean trackedPermits;
     /** Null when there is no listener: publishing then costs nothing. */
     private final EventDispatcher events;
 
@@ -70,7 +71,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     @SuppressWarnings("this-escape") // the first CLOSED snapshot's shared permit refers back to this breaker
     DefaultCircuitBreaker(String name, WindowFactory windows, HalfOpenPolicy policy, FailureClassifier classifier,
                           Ticker ticker, long slowCallNanos, long maxHalfOpenNanos, boolean rejectionStackTraces,
-                          List<BreakerListener> listeners) {
+                          boolean trackedPermits, List<BreakerListener> listeners) {
         this.name = name;
         this.windows = windows;
         this.policy = policy;
@@ -80,6 +81,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         this.timed = slowCallNanos != Long.MAX_VALUE;
         this.maxHalfOpenNanos = maxHalfOpenNanos;
         this.rejectionStackTraces = rejectionStackTraces;
+        this.trackedPermits = trackedPermits;
         this.events = listeners.isEmpty() ? null : new EventDispatcher(listeners, 1);
         this.current = new AtomicReference<>(Snapshot.closed(this, 0, ticker.read(), windows.create(ticker)));
     }
@@ -95,7 +97,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     public Permit tryAcquire() {
         Snapshot s = current.get();
         if (s.state == State.CLOSED) {
-            return s.closedPermit;
+            return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
         }
         return acquireSlow(s);
     }
@@ -103,7 +105,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private Permit acquireSlow(Snapshot s) {
         for (;; s = current.get()) {
             if (s.state == State.CLOSED) {
-                return s.closedPermit;
+                return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
             }
             if (s.state == State.ISOLATED) {
                 return reject(RejectedPermit.ISOLATED);
@@ -158,9 +160,13 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         }
     }
 
+    void duplicateReport() {
+        duplicates.increment();
+    }
+
     void recordProbe(ProbePermit permit, Outcome outcome, long durationNanos) {
         if (!permit.claimReport()) {
-            duplicates.increment();
+            duplicateReport();
             return;
         }
         for (;;) {

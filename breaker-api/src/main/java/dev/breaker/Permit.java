@@ -8,9 +8,11 @@ package dev.breaker;
  * has moved on (opened, closed, reset) is counted as late and decides nothing.
  *
  * <p>Reporting twice: a probe permit (granted in HALF_OPEN) detects a second report, ignores it
- * and counts it in {@link BreakerMetrics#duplicateReports()}. A permit granted in CLOSED is
- * shared by all the calls of that CLOSED generation so that the hot path allocates nothing; a
- * second report on it cannot be told from another call's report, so report once.
+ * and counts it in {@link BreakerMetrics#duplicateReports()}. By default a permit granted in
+ * CLOSED is shared by all the calls of that CLOSED generation so that the hot path allocates
+ * nothing; a second report on it cannot be told from another call's report, so report once, or
+ * build the breaker with {@link CircuitBreakerBuilder#trackedPermits(boolean)} to have every
+ * CLOSED permit detect it too.
  *
  * <p>Reporting on a permit that was not granted throws {@link IllegalStateException}.
  */

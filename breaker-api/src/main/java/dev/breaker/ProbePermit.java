@@ -1,31 +1,10 @@
 package dev.breaker;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
-/** One HALF_OPEN probe. Its first report wins a compare-and-set on {@code reported}; later ones are duplicates. */
-final class ProbePermit extends GrantedPermit {
-
-    private static final VarHandle REPORTED;
-
-    static {
-        try {
-            REPORTED = MethodHandles.lookup().findVarHandle(ProbePermit.class, "reported", boolean.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    @SuppressWarnings("unused") // accessed through REPORTED
-    private volatile boolean reported;
+/** One HALF_OPEN probe. */
+final class ProbePermit extends OneShotPermit {
 
     ProbePermit(DefaultCircuitBreaker breaker, long generation) {
         super(breaker, generation);
-    }
-
-    /** Claims the one report this permit may make. */
-    boolean claimReport() {
-        return REPORTED.compareAndSet(this, false, true);
     }
 
     @Override

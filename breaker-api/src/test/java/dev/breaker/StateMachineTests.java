@@ -293,6 +293,25 @@ class StateMachineTests {
     }
 
     @Test
+    void trackedClosedPermitsDetectDuplicates() {
+        CircuitBreaker b = CircuitBreaker.builder("tracked").window(Windows.consecutiveFailures(2))
+                .trackedPermits(true).ticker(ticker).build();
+        Permit p = b.tryAcquire();
+        assertFalse(p == b.tryAcquire(), "one permit per call");
+        p.onFailure(0, null);
+        p.onFailure(0, null);
+        assertEquals(State.CLOSED, b.state(), "one call's failure reported twice is still one failure");
+        assertEquals(1, b.metrics().failedCalls());
+        assertEquals(1, b.metrics().duplicateReports());
+        Permit stale = b.tryAcquire();
+        b.reset();
+        stale.onSuccess(0);
+        stale.onSuccess(0);
+        assertEquals(1, b.metrics().lateResults());
+        assertEquals(2, b.metrics().duplicateReports());
+    }
+
+    @Test
     void closedPermitIsSharedWithinAGeneration() {
         CircuitBreaker b = breaker(1, 0, 1);
         assertSame(b.tryAcquire(), b.tryAcquire());

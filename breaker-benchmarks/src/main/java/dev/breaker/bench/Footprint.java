@@ -16,6 +16,8 @@ import java.util.function.Supplier;
 public final class Footprint {
 
     private static final int COUNT = 20_000;
+    /** The test's own holder per window: an Object[2] (24 B), a long[1] (24 B) and the ticker lambda (16 B). */
+    private static final long HOLDER_BYTES = 64;
     /** Same rule as the time window's: processors rounded up to a power of two, at most 8. */
     private static final int STRIPES = Math.min(8,
             Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() - 1)) << 1);
@@ -52,6 +54,22 @@ public final class Footprint {
                 return b;
             });
             System.out.printf(Locale.ROOT, "| %s | %d B | %d B | %d B |%n", shape, ours, r4j, failsafe);
+        }
+        System.out.println();
+        System.out.println("| window alone (dev.breaker) | bytes |");
+        System.out.println("|---|---:|");
+        for (Subjects.Shape shape : Subjects.Shape.values()) {
+            dev.breaker.spi.WindowFactory factory = Subjects.window(shape);
+            long bytes = perObject(() -> {
+                long[] now = {0};
+                dev.breaker.spi.Window w = factory.create(() -> now[0]);
+                fill(() -> {
+                    w.record(false, false);
+                    now[0] += 100_000_000L;
+                });
+                return new Object[]{w, now};
+            }) - HOLDER_BYTES;
+            System.out.printf(Locale.ROOT, "| %s: %s | %d B |%n", shape, factory.describe(), bytes);
         }
         System.out.println();
         System.out.println("(dev.breaker's time buckets are made lazily; here all 10 exist. Its figure includes the "

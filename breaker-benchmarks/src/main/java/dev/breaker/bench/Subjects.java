@@ -37,21 +37,23 @@ public final class Subjects {
     }
 
     static CircuitBreaker ours(Shape shape, boolean open, dev.breaker.Ticker ticker) {
-        WindowFactory window = switch (shape) {
-            case CONSECUTIVE -> Windows.consecutiveFailures(5);
-            case COUNT_100 -> CountWindow.builder().size(100).failureRateThreshold(0.5).minimumCalls(100).build();
-            case TIME_10S -> TimeWindow.builder().length(Duration.ofSeconds(10)).buckets(10)
-                    .failureRateThreshold(0.5).minimumCalls(100).build();
-        };
-        CircuitBreaker breaker = CircuitBreaker.builder("bench").window(window).cooldown(COOLDOWN).ticker(ticker).build();
+        CircuitBreaker breaker = CircuitBreaker.builder("bench").window(window(shape)).cooldown(COOLDOWN)
+                .ticker(ticker).build();
         if (open) {
-            breaker.isolate();
-            breaker.reset();
             while (breaker.state() != dev.breaker.State.OPEN) {
                 breaker.tryAcquire().onFailure(0, null);
             }
         }
         return breaker;
+    }
+
+    static WindowFactory window(Shape shape) {
+        return switch (shape) {
+            case CONSECUTIVE -> Windows.consecutiveFailures(5);
+            case COUNT_100 -> CountWindow.builder().size(100).failureRateThreshold(0.5).minimumCalls(100).build();
+            case TIME_10S -> TimeWindow.builder().length(Duration.ofSeconds(10)).buckets(10)
+                    .failureRateThreshold(0.5).minimumCalls(100).build();
+        };
     }
 
     static io.github.resilience4j.circuitbreaker.CircuitBreaker resilience4j(Shape shape, boolean open) {

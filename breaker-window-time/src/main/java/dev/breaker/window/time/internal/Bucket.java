@@ -8,13 +8,16 @@ import java.lang.invoke.VarHandle;
  * bucket is never cleared while someone writes to it.
  *
  * <p>Counters are striped: each thread adds to the cells of its own stripe, so two request
- * threads recording at once do not fight over one cache line. A stripe's three cells sit in a
- * block of {@value #STRIDE} longs (128 bytes), wide enough that no 64-byte line holds cells of
- * two stripes however the array is aligned. Reading sums the stripes.
+ * threads recording at once do not fight over one cache line. A stripe's three cells sit at
+ * {@value #OFFSET} within a block of {@value #STRIDE} longs (128 bytes): at least 64 bytes lie
+ * between two stripes' cells, and between stripe 0's cells and the array's header (whose length
+ * every access reads for its bounds check), so no 64-byte line holds cells that two threads write,
+ * or a written cell and the header, however the array is aligned. Reading sums the stripes.
  */
 final class Bucket {
 
     static final int STRIDE = 16;
+    static final int OFFSET = 8;
     private static final int CALLS = 0;
     private static final int FAILURES = 1;
     private static final int SLOW = 2;
@@ -34,7 +37,7 @@ final class Bucket {
         if ((failure || slow) && !unhealthy) {
             unhealthy = true; // before the counts, so a reader that sees a count of it sees the flag
         }
-        int at = stripe * STRIDE;
+        int at = stripe * STRIDE + OFFSET;
         CELLS.getAndAdd(cells, at + CALLS, 1L);
         if (failure) {
             CELLS.getAndAdd(cells, at + FAILURES, 1L);
@@ -54,7 +57,7 @@ final class Bucket {
 
     /** Adds this bucket's counts into {@code sum} ({@code [calls, failures, slow]}). */
     void addTo(long[] sum) {
-        for (int at = 0; at < cells.length; at += STRIDE) {
+        for (int at = OFFSET; at < cells.length; at += STRIDE) {
             sum[CALLS] += (long) CELLS.getVolatile(cells, at + CALLS);
             sum[FAILURES] += (long) CELLS.getVolatile(cells, at + FAILURES);
             sum[SLOW] += (long) CELLS.getVolatile(cells, at + SLOW);
@@ -63,7 +66,7 @@ final class Bucket {
 
     long calls() {
         long n = 0;
-        for (int at = 0; at < cells.length; at += STRIDE) {
+        for (int at = OFFSET; at < cells.length; at += STRIDE) {
             n += (long) CELLS.getVolatile(cells, at + CALLS);
         }
         return n;
@@ -71,7 +74,7 @@ final class Bucket {
 
     long failures() {
         long n = 0;
-        for (int at = 0; at < cells.length; at += STRIDE) {
+        for (int at = OFFSET; at < cells.length; at += STRIDE) {
             n += (long) CELLS.getVolatile(cells, at + FAILURES);
         }
         return n;
@@ -79,7 +82,7 @@ final class Bucket {
 
     long slowCalls() {
         long n = 0;
-        for (int at = 0; at < cells.length; at += STRIDE) {
+        for (int at = OFFSET; at < cells.length; at += STRIDE) {
             n += (long) CELLS.getVolatile(cells, at + SLOW);
         }
         return n;

@@ -26,18 +26,20 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * epoch (the failure Sentinel's issue 3117 describes for buckets reset in place).
  *
  * <p><b>What is exact.</b> {@link #counts()} sums the in-window buckets on every call: exact at
- * bucket granularity once writers are done. The trip decision on the hot path reads the current
- * bucket plus a cached sum of the window's other (closed) buckets, recomputed once per epoch by
- * whichever thread first sees the new epoch. A writer that read its epoch just before a boundary
- * and adds just after it lands in a closed bucket after the cached sum was taken; such a straggler
- * is counted by {@code counts()} and by the next epoch's cached sum, but not by trip decisions
+ * bucket granularity once writers are done. The hot path works from an immutable {@code Epoch}
+ * made once per epoch by whichever thread first sees it: the epoch's bounds (so finding the epoch
+ * needs no division), its bucket (no ring lookup) and the sums of the window's other, closed,
+ * buckets (no scan). The trip decision adds the current bucket to those sums. A writer that read its epoch just before a boundary
+ * and adds just after it lands in a closed bucket after the cached sums were taken; such a straggler
+ * is counted by {@code counts()} and by the next epoch's cached sums, but not by trip decisions
  * during the rest of the current epoch. Single-threaded, every decision is exact.
  *
- * <p><b>Cost.</b> A record is one ticker read, one volatile slot read, one to three uncontended
- * striped adds, and, only when the window holds a failure or a slow call, a sum over the current
- * bucket's stripes (which reads the lines other threads write). A healthy window decides from
- * the cached closed sum and the bucket's write-once "unhealthy" flag alone. Allocation: one bucket per epoch and
- * one cached sum per epoch, nothing per call. An idle window does nothing; no thread exists.
+ * <p><b>Cost.</b> A record is one ticker read, one volatile read of the cached epoch, one to
+ * three uncontended striped adds and, only when the window holds a failure or a slow call, a sum
+ * over the current bucket's stripes (which reads lines other threads write). A healthy window
+ * decides from the cached sums and the bucket's write-once "unhealthy" flag alone. Allocation:
+ * one bucket and one epoch view per epoch, nothing per call. An idle window does nothing; no
+ * thread exists.
  */
 public final class BucketWindow implements Window {
 
@@ -50,10 +52,21 @@ public final class BucketWindow implements Window {
     private final int buckets;
     private final RateThresholds thresholds;
     private final AtomicReferenceArray<Bucket> ring;
-    /** The sum of the closed buckets in the window at {@code closed.epoch}. */
-    private volatile ClosedSum closed = new ClosedSum(-1, 0, 0, 0);
+    /** The current epoch as last seen: its bounds, its bucket, and the sums of the window's other buckets. */
+    private volatile Epoch latest; // null until the first record
 
-    private record ClosedSum(long epoch, long calls, long failures, long slowCalls) {
+    /**
+     * One epoch, cached so that a record within it needs no division, no ring lookup and no scan.
+     * Made once per epoch (by whichever thread first sees it) and never changed.
+     *
+     * @param epoch     the epoch
+     * @param start     its first elapsed nanosecond ({@code epoch * width})
+     * @param bucket    its bucket, as installed in the ring
+     * @param calls     the window's other buckets at this epoch: outcomes
+     * @param failures  their failures
+     * @param slowCalls their slow calls
+     */
+    private record Epoch(long epoch, long start, Bucket bucket, long calls, long failures, long slowCalls) {
     }
 
     private BucketWindow(Ticker ticker, long width, int buckets, RateThresholds thresholds) {
@@ -82,19 +95,22 @@ public final class BucketWindow implements Window {
 
     @Override
     public boolean record(boolean failure, boolean slow) {
-        long epoch = epoch(ticker.read());
-        Bucket current = bucketFor(epoch);
-        if (current == null) {
-            return false; // the outcome's epoch has already left the window
+        long elapsed = Math.max(0, ticker.read() - origin);
+        Epoch e = latest;
+        if (e == null || elapsed < e.start || elapsed - e.start >= width) {
+            e = epochOf(elapsed / width);
+            if (e == null) {
+                return false; // the outcome's epoch has already left the window
+            }
         }
+        Bucket current = e.bucket;
         // thread ids are handed out in sequence, so threads started together take different stripes
         current.add((int) Thread.currentThread().getId() & (STRIPES - 1), failure, slow);
-        ClosedSum rest = closedSum(epoch);
-        if ((rest.failures | rest.slowCalls) == 0 && !current.unhealthy()) {
+        if ((e.failures | e.slowCalls) == 0 && !current.unhealthy()) {
             return false; // no failure and no slow call in the window: both rates are 0
         }
-        return thresholds.trips(rest.calls + current.calls(), rest.failures + current.failures(),
-                rest.slowCalls + current.slowCalls());
+        return thresholds.trips(e.calls + current.calls(), e.failures + current.failures(),
+                e.slowCalls + current.slowCalls());
     }
 
     @Override
@@ -112,8 +128,7 @@ public final class BucketWindow implements Window {
     }
 
     private long epoch(long now) {
-        long elapsed = now - origin;
-        return elapsed <= 0 ? 0 : elapsed / width;
+        return Math.max(0, now - origin) / width;
     }
 
     private boolean inWindow(long bucketEpoch, long epoch) {
@@ -140,10 +155,15 @@ public final class BucketWindow implements Window {
         }
     }
 
-    private ClosedSum closedSum(long epoch) {
-        ClosedSum cached = closed;
-        if (cached.epoch == epoch) {
+    /** The cached view of {@code epoch}, made and published if needed; null when the epoch has left the window. */
+    private Epoch epochOf(long epoch) {
+        Epoch cached = latest;
+        if (cached != null && cached.epoch == epoch) {
             return cached;
+        }
+        Bucket bucket = bucketFor(epoch);
+        if (bucket == null) {
+            return null;
         }
         long[] sum = new long[3];
         for (int i = 0; i < buckets; i++) {
@@ -152,9 +172,9 @@ public final class BucketWindow implements Window {
                 b.addTo(sum);
             }
         }
-        ClosedSum fresh = new ClosedSum(epoch, sum[0], sum[1], sum[2]);
-        if (epoch > cached.epoch) {
-            closed = fresh; // racing threads compute the same sum; any of them may publish it
+        Epoch fresh = new Epoch(epoch, epoch * width, bucket, sum[0], sum[1], sum[2]);
+        if (cached == null || epoch > cached.epoch) {
+            latest = fresh; // racing threads compute the same view; any of them may publish it
         }
         return fresh;
     }

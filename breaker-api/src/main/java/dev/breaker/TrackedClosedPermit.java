@@ -1,0 +1,26 @@
+package dev.breaker;
+
+/**
+ * A CLOSED permit of its own, made per call when the breaker was built with
+ * {@code trackedPermits(true)}: costs one small object, and detects a second report exactly.
+ */
+final class TrackedClosedPermit extends OneShotPermit {
+
+    TrackedClosedPermit(DefaultCircuitBreaker breaker, long generation) {
+        super(breaker, generation);
+    }
+
+    @Override
+    void record(Outcome outcome, long durationNanos) {
+        if (claimReport()) {
+            breaker.recordClosed(generation, outcome, durationNanos);
+        } else {
+            breaker.duplicateReport();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Permit[CLOSED, tracked, generation " + generation + "]";
+    }
+}
