@@ -72,8 +72,9 @@ public final class Footprint {
             System.out.printf(Locale.ROOT, "| %s: %s | %d B |%n", shape, factory.describe(), bytes);
         }
         System.out.println();
-        System.out.println("(dev.breaker's time buckets are made lazily; here all 10 exist. Its figure includes the "
-                + "fake ticker's 24 B. Counter stripes per bucket on this machine: " + STRIPES + ")");
+        System.out.println("(dev.breaker's time buckets are made lazily; here all 10 exist. The breaker figures of dev.breaker "
+                + "include the test's holder and fake ticker, about 64 B; the window figures do not. "
+                + "Counter stripes per time bucket on this machine: " + STRIPES + ")");
     }
 
     /** Records 100 outcomes: enough to fill a ring of 100. */
