@@ -258,7 +258,7 @@ class StateMachineTests {
 
                     @Override
                     public dev.breaker.spi.WindowCounts counts() {
-                        return dev.breaker.spi.WindowCounts.EMPTY;
+                        return dev.breaker.spi.WindowCounts.empty();
                     }
                 };
             }

@@ -9,8 +9,19 @@ package dev.breaker.spi;
  */
 public record WindowCounts(long calls, long failures, long slowCalls) {
 
-    /** The counts of an empty window. */
-    public static final WindowCounts EMPTY = new WindowCounts(0, 0, 0);
+    /**
+     * The counts of an empty window.
+     *
+     * @return zero calls, a shared instance
+     */
+    public static WindowCounts empty() {
+        return Empty.INSTANCE;
+    }
+
+    /** Holds the empty instance outside the record (Lincheck's model checker cannot snapshot a record's static fields). */
+    private static final class Empty {
+        static final WindowCounts INSTANCE = new WindowCounts(0, 0, 0);
+    }
 
     /**
      * Validates the counts.

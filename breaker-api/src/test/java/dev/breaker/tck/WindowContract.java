@@ -86,7 +86,7 @@ public abstract class WindowContract {
      */
     @Example
     public void freshWindowIsEmpty() {
-        assertEquals(WindowCounts.EMPTY, factory().create(ticker()).counts());
+        assertEquals(WindowCounts.empty(), factory().create(ticker()).counts());
     }
 
     /**
@@ -99,7 +99,7 @@ public abstract class WindowContract {
         Window b = f.create(ticker());
         assertNotSame(a, b);
         a.record(true, true);
-        assertEquals(WindowCounts.EMPTY, b.counts());
+        assertEquals(WindowCounts.empty(), b.counts());
     }
 
     /**

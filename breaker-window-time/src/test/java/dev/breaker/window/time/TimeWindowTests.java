@@ -91,7 +91,7 @@ class TimeWindowTests {
             windows.add(TimeWindow.builder().build().create(Ticker.system()));
         }
         assertEquals(before, Thread.activeCount());
-        assertEquals(WindowCounts.EMPTY, windows.get(99).counts());
+        assertEquals(WindowCounts.empty(), windows.get(99).counts());
     }
 
     /**
