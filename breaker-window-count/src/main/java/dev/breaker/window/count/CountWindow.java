@@ -1,6 +1,7 @@
 package dev.breaker.window.count;
 
 import dev.breaker.spi.RateThresholds;
+import dev.breaker.spi.RateWindowBuilder;
 import dev.breaker.spi.WindowFactory;
 import dev.breaker.window.count.internal.RingWindow;
 
@@ -42,15 +43,17 @@ public final class CountWindow {
     }
 
     /** Builds a count window factory; every setter checks its argument at once. */
-    public static final class Builder {
+    public static final class Builder extends RateWindowBuilder<Builder> {
 
         private int size = DEFAULT_SIZE;
-        private double failureRate = RateThresholds.DEFAULT_FAILURE_RATE;
-        private double slowCallRate = RateThresholds.DEFAULT_SLOW_CALL_RATE;
-        private Integer minimumCalls;
         private int consecutiveFailures;
 
         private Builder() {
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
         }
 
         /**
@@ -64,42 +67,6 @@ public final class CountWindow {
                 throw new IllegalArgumentException("size must be in [1, " + MAX_SIZE + "], was " + size);
             }
             this.size = size;
-            return this;
-        }
-
-        /**
-         * The failure rate at or above which the window trips.
-         *
-         * @param rate in (0, 1]
-         * @return this builder
-         */
-        public Builder failureRateThreshold(double rate) {
-            this.failureRate = RateThresholds.checkRate(RateThresholds.FAILURE_RATE, rate);
-            return this;
-        }
-
-        /**
-         * The slow-call rate at or above which the window trips.
-         *
-         * @param rate in (0, 1]
-         * @return this builder
-         */
-        public Builder slowCallRateThreshold(double rate) {
-            this.slowCallRate = RateThresholds.checkRate(RateThresholds.SLOW_CALL_RATE, rate);
-            return this;
-        }
-
-        /**
-         * How many outcomes the window must hold before a rate can trip it.
-         *
-         * @param calls 1 to size
-         * @return this builder
-         */
-        public Builder minimumCalls(int calls) {
-            if (calls < 1) {
-                throw new IllegalArgumentException("minimumCalls must be >= 1, was " + calls);
-            }
-            this.minimumCalls = calls;
             return this;
         }
 
@@ -124,11 +91,12 @@ public final class CountWindow {
          * @throws IllegalArgumentException when minimumCalls exceeds size (the rates could never trip)
          */
         public WindowFactory build() {
-            int minimum = minimumCalls != null ? minimumCalls : Math.min(size, 100);
-            if (minimum > size) {
-                throw new IllegalArgumentException("minimumCalls must be <= size (" + size + "), was " + minimum);
+            RateThresholds thresholds = thresholds(Math.min(size, 100));
+            if (thresholds.minimumCalls() > size) {
+                throw new IllegalArgumentException("minimumCalls must be <= size (" + size + "), was "
+                        + thresholds.minimumCalls());
             }
-            return RingWindow.factory(size, new RateThresholds(failureRate, slowCallRate, minimum), consecutiveFailures);
+            return RingWindow.factory(size, thresholds, consecutiveFailures);
         }
     }
 }

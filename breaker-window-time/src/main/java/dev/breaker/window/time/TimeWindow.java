@@ -1,6 +1,6 @@
 package dev.breaker.window.time;
 
-import dev.breaker.spi.RateThresholds;
+import dev.breaker.spi.RateWindowBuilder;
 import dev.breaker.spi.WindowFactory;
 import dev.breaker.window.time.internal.BucketWindow;
 import java.time.Duration;
@@ -50,15 +50,17 @@ public final class TimeWindow {
     }
 
     /** Builds a time window factory; every setter checks its argument at once. */
-    public static final class Builder {
+    public static final class Builder extends RateWindowBuilder<Builder> {
 
         private Duration length = DEFAULT_LENGTH;
         private int buckets = DEFAULT_BUCKETS;
-        private double failureRate = RateThresholds.DEFAULT_FAILURE_RATE;
-        private double slowCallRate = RateThresholds.DEFAULT_SLOW_CALL_RATE;
-        private int minimumCalls = DEFAULT_MINIMUM_CALLS;
 
         private Builder() {
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
         }
 
         /**
@@ -91,42 +93,6 @@ public final class TimeWindow {
         }
 
         /**
-         * The failure rate at or above which the window trips.
-         *
-         * @param rate in (0, 1]
-         * @return this builder
-         */
-        public Builder failureRateThreshold(double rate) {
-            this.failureRate = RateThresholds.checkRate(RateThresholds.FAILURE_RATE, rate);
-            return this;
-        }
-
-        /**
-         * The slow-call rate at or above which the window trips.
-         *
-         * @param rate in (0, 1]
-         * @return this builder
-         */
-        public Builder slowCallRateThreshold(double rate) {
-            this.slowCallRate = RateThresholds.checkRate(RateThresholds.SLOW_CALL_RATE, rate);
-            return this;
-        }
-
-        /**
-         * The minimum throughput: how many outcomes the window must hold before a rate can trip it.
-         *
-         * @param calls at least 1
-         * @return this builder
-         */
-        public Builder minimumCalls(int calls) {
-            if (calls < 1) {
-                throw new IllegalArgumentException("minimumCalls must be >= 1, was " + calls);
-            }
-            this.minimumCalls = calls;
-            return this;
-        }
-
-        /**
          * Checks the settings together and makes the factory.
          *
          * @return the factory, to give to {@code CircuitBreakerBuilder.window}
@@ -144,8 +110,7 @@ public final class TimeWindow {
                 throw new IllegalArgumentException("buckets must be <= length in nanoseconds (" + nanos + "), was "
                         + buckets);
             }
-            return BucketWindow.factory(nanos / buckets, buckets,
-                    new RateThresholds(failureRate, slowCallRate, minimumCalls));
+            return BucketWindow.factory(nanos / buckets, buckets, thresholds(DEFAULT_MINIMUM_CALLS));
         }
     }
 }
