@@ -20,6 +20,11 @@ abstract class GrantedPermit implements Permit {
     }
 
     @Override
+    public final long generation() {
+        return generation;
+    }
+
+    @Override
     public final void onSuccess(long durationNanos) {
         record(Outcome.SUCCESS, checked(durationNanos));
     }

@@ -57,4 +57,22 @@ public interface Permit {
      * Gives the permit back without an outcome; in HALF_OPEN the probe slot is freed.
      */
     void release();
+
+    /**
+     * Whether this permit is a HALF_OPEN probe, whose outcome decides between closing and opening
+     * (callers may, for example, give probes a shorter timeout).
+     *
+     * @return true for a probe
+     */
+    default boolean isProbe() {
+        return false;
+    }
+
+    /**
+     * The breaker generation this permit was granted in (compare with
+     * {@link BreakerMetrics#generation()} and {@link LateResult#permitGeneration()} in logs).
+     *
+     * @return the generation, or -1 for a permit that was not granted
+     */
+    long generation();
 }

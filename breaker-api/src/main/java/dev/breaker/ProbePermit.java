@@ -8,6 +8,11 @@ final class ProbePermit extends OneShotPermit {
     }
 
     @Override
+    public boolean isProbe() {
+        return true;
+    }
+
+    @Override
     void record(Outcome outcome, long durationNanos) {
         breaker.recordProbe(this, outcome, durationNanos);
     }

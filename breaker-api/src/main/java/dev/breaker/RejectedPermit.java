@@ -18,6 +18,11 @@ enum RejectedPermit implements Permit {
     }
 
     @Override
+    public long generation() {
+        return -1;
+    }
+
+    @Override
     public void onSuccess(long durationNanos) {
         throw notGranted();
     }

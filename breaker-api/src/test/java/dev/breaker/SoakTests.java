@@ -1,132 +1,13 @@
 package dev.breaker;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.breaker.tck.BreakerSoak;
 import org.junit.jupiter.api.Test;
 
-/**
- * Threads (twice the cores) hammer one breaker with random outcomes while its ticker moves on and
- * it is isolated and reset now and then, for a bounded time: {@code -Dbreaker.soak.seconds=N}
- * (default 3; the {@code soak} Maven profile sets 120). Invariants checked throughout and at the end:
- * never more than N probe permits held in a round; no probe round begins before its cooldown
- * ends; counters never negative; one transition event per generation, in order, each starting
- * where the previous one ended.
- */
+/** The soak with the built-in consecutive window. */
 class SoakTests {
-
-    private static final int PROBES = 3;
-    private static final long COOLDOWN = 50_000;
-    private static final long SOAK_NANOS = TimeUnit.SECONDS.toNanos(Long.getLong("breaker.soak.seconds", 3));
 
     @Test
     void invariantsHoldUnderLoad() throws Exception {
-        FakeTicker ticker = new FakeTicker(Long.MAX_VALUE - 1_000_000_000L); // wraps during the run
-        ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
-        List<StateTransition> events = new ArrayList<>(); // the dispatcher calls listeners one at a time
-        CircuitBreaker b = CircuitBreaker.builder("soak").window(Windows.consecutiveFailures(3))
-                .cooldown(Duration.ofNanos(COOLDOWN)).probes(PROBES).maxHalfOpenDuration(Duration.ofNanos(400_000))
-                .ticker(ticker)
-                .listener(e -> {
-                    if (e instanceof StateTransition t) {
-                        events.add(t);
-                    }
-                })
-                .build();
-        Map<Long, AtomicInteger> heldProbes = new ConcurrentHashMap<>();
-        int threads = 2 * Runtime.getRuntime().availableProcessors();
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        long deadline = System.nanoTime() + SOAK_NANOS;
-        List<Future<Long>> workers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            long seed = t;
-            workers.add(pool.submit(() -> {
-                SplittableRandom random = new SplittableRandom(seed);
-                long operations = 0;
-                while (System.nanoTime() < deadline) {
-                    operations++;
-                    int dice = random.nextInt(1000);
-                    if (dice == 0) {
-                        b.isolate();
-                    } else if (dice == 1) {
-                        b.reset();
-                    } else if (dice < 60) {
-                        ticker.advance(random.nextInt(20_000));
-                    } else if (dice < 80) {
-                        BreakerMetrics m = b.metrics();
-                        if (m.rejectedCalls() < 0 || m.lateResults() < 0 || m.failedCalls() < 0
-                                || m.probesAdmitted() < 0 || m.probesAdmitted() > PROBES) {
-                            violations.add("bad metrics " + m);
-                        }
-                    } else {
-                        Permit p = b.tryAcquire();
-                        if (!p.granted()) {
-                            continue;
-                        }
-                        AtomicInteger held = null;
-                        if (p instanceof ProbePermit probe) {
-                            held = heldProbes.computeIfAbsent(probe.generation, g -> new AtomicInteger());
-                            int now = held.incrementAndGet();
-                            if (now > PROBES) {
-                                violations.add(now + " probes held in round " + probe.generation);
-                            }
-                        }
-                        for (int spin = random.nextInt(64); spin > 0; spin--) {
-                            Thread.onSpinWait(); // the "call": the probe is held meanwhile
-                        }
-                        if (held != null) {
-                            held.decrementAndGet(); // before reporting, which may free the slot for another
-                        }
-                        switch (random.nextInt(4)) {
-                            case 0 -> p.onFailure(0, null);
-                            case 1 -> p.release();
-                            default -> p.onSuccess(0);
-                        }
-                    }
-                }
-                return operations;
-            }));
-        }
-        long operations = 0;
-        for (Future<Long> f : workers) {
-            operations += f.get(SOAK_NANOS / 1_000_000_000L + 60, TimeUnit.SECONDS);
-        }
-        pool.shutdown();
-        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
-        assertTrue(violations.isEmpty(), violations.size() + " violations, first: " + violations.peek());
-
-        BreakerMetrics end = b.metrics();
-        assertEquals(end.generation(), events.size(), "one event per generation");
-        State previous = State.CLOSED;
-        long openedAt = 0;
-        for (int i = 0; i < events.size(); i++) {
-            StateTransition t = events.get(i);
-            assertEquals(i + 1, t.generation(), "generation order");
-            assertEquals(previous, t.from(), "event " + t + " starts where the last ended");
-            if (t.to() == State.OPEN) {
-                openedAt = t.atNanos();
-            }
-            if (t.reason() == TransitionReason.COOLDOWN_ELAPSED) {
-                assertTrue(t.atNanos() - openedAt >= COOLDOWN, "probe round began before the cooldown ended: " + t);
-            }
-            previous = t.to();
-        }
-        assertEquals(end.state(), previous);
-        assertTrue(operations > 10_000, "the soak did work: " + operations + " operations");
-        assertTrue(events.stream().anyMatch(t -> t.reason() == TransitionReason.PROBES_SUCCEEDED), "rounds closed");
-        assertTrue(events.stream().anyMatch(t -> t.reason() == TransitionReason.HALF_OPEN_TIMEOUT
-                || t.reason() == TransitionReason.PROBE_FAILED), "rounds failed");
+        BreakerSoak.run(Windows.consecutiveFailures(3));
     }
 }

@@ -293,6 +293,22 @@ class StateMachineTests {
     }
 
     @Test
+    void permitsSayTheirGenerationAndWhetherTheyAreProbes() {
+        CircuitBreaker b = breaker(1, 10, 1);
+        Permit closed = b.tryAcquire();
+        assertEquals(0, closed.generation());
+        assertFalse(closed.isProbe());
+        closed.onFailure(0, null);
+        Permit rejected = b.tryAcquire();
+        assertEquals(-1, rejected.generation());
+        assertFalse(rejected.isProbe());
+        ticker.advanceMillis(10);
+        Permit probe = b.tryAcquire();
+        assertTrue(probe.isProbe());
+        assertEquals(2, probe.generation());
+    }
+
+    @Test
     void trackedClosedPermitsDetectDuplicates() {
         CircuitBreaker b = CircuitBreaker.builder("tracked").window(Windows.consecutiveFailures(2))
                 .trackedPermits(true).ticker(ticker).build();
