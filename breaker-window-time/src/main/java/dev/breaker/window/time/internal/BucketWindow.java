@@ -43,8 +43,21 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 public final class BucketWindow implements Window {
 
-    /** Stripes per bucket: the processors rounded up to a power of two, at most 8. */
-    static final int STRIPES = Math.min(8, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() - 1)) << 1);
+    /** The system property that sets the stripes per bucket (a power of two, 1 to 64). */
+    public static final String STRIPES_PROPERTY = "dev.breaker.window.time.stripes";
+    /** Stripes per bucket: the property, or else the processors rounded up to a power of two, at most 8. */
+    static final int STRIPES = stripes();
+
+    private static int stripes() {
+        Integer forced = Integer.getInteger(STRIPES_PROPERTY);
+        if (forced == null) {
+            return Math.min(8, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() - 1)) << 1);
+        }
+        if (forced < 1 || forced > 64 || Integer.bitCount(forced) != 1) {
+            throw new IllegalArgumentException(STRIPES_PROPERTY + " must be a power of two in [1, 64], was " + forced);
+        }
+        return forced;
+    }
 
     private final Ticker ticker;
     private final long origin;
