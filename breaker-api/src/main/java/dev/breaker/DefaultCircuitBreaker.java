@@ -31,7 +31,7 @@ import java.util.function.Supplier;
  *
  * <ul>
  * <li>CLOSED: {@link #tryAcquire()} is one volatile read and returns the generation's shared
- *     permit. Outcomes go to the window only while the snapshot still carries the permit's
+ *     permit (with {@code trackedPermits}, a one-shot permit of its own). Outcomes go to the window only while the snapshot still carries the permit's
  *     generation; a trip is a CAS to OPEN. Each CLOSED era gets a new window, so closing needs no
  *     clearing and an outcome from an older era can only land in a discarded window.</li>
  * <li>OPEN: the cooldown is judged by {@code now - since < cooldown}, differences only, so a
