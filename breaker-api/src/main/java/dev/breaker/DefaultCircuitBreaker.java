@@ -95,44 +95,63 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
 
     @Override
     public Permit tryAcquire() {
+        return acquire(false);
+    }
+
+    /**
+     * The permit decision. With {@code throwing}, a rejection is thrown as the exception, built
+     * from the same clock reading and snapshot that decided it (the execute methods need no
+     * second reading to say when a probe will next be allowed).
+     */
+    private Permit acquire(boolean throwing) {
         Snapshot s = current.get();
         if (s.state == State.CLOSED) {
             return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
         }
-        return acquireSlow(s);
+        return acquireSlow(s, throwing);
     }
 
-    private Permit acquireSlow(Snapshot s) {
+    private Permit acquireSlow(Snapshot s, boolean throwing) {
         for (;; s = current.get()) {
             if (s.state == State.CLOSED) {
                 return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
             }
             if (s.state == State.ISOLATED) {
-                return reject(RejectedPermit.ISOLATED);
+                return reject(RejectedPermit.ISOLATED, throwing, -1);
             }
             long now = ticker.read();
+            long elapsed = now - s.since;
             if (s.state == State.OPEN) {
-                if (now - s.since < s.cooldownNanos) {
-                    return reject(RejectedPermit.OPEN);
+                if (elapsed < s.cooldownNanos) {
+                    return reject(RejectedPermit.OPEN, throwing, s.cooldownNanos - elapsed);
                 }
                 Snapshot next = Snapshot.halfOpen(s.generation + 1, now, s.opens, s.window);
                 if (transition(s, next, TransitionReason.COOLDOWN_ELAPSED)) {
                     return new ProbePermit(this, next.generation);
                 }
-            } else if (now - s.since >= maxHalfOpenNanos) { // HALF_OPEN, round expired
-                if (transition(s, reopen(s, now), TransitionReason.HALF_OPEN_TIMEOUT)) {
-                    return reject(RejectedPermit.OPEN);
+            } else if (elapsed >= maxHalfOpenNanos) { // HALF_OPEN, round expired
+                Snapshot reopened = reopen(s, now);
+                if (transition(s, reopened, TransitionReason.HALF_OPEN_TIMEOUT)) {
+                    return reject(RejectedPermit.OPEN, throwing, reopened.cooldownNanos);
                 }
             } else if (s.admitted >= policy.probes()) {
-                return reject(RejectedPermit.HALF_OPEN);
+                return reject(RejectedPermit.HALF_OPEN, throwing, maxHalfOpenNanos - elapsed);
             } else if (current.compareAndSet(s, s.withProbes(s.admitted + 1, s.successes, s.failures))) {
                 return new ProbePermit(this, s.generation);
             }
         }
     }
 
-    private Permit reject(RejectedPermit permit) {
+    /**
+     * Counts a rejection and answers it.
+     *
+     * @param retryAfterNanos until a probe may be allowed, or -1 when only reset() will
+     */
+    private Permit reject(RejectedPermit permit, boolean throwing, long retryAfterNanos) {
         rejected.increment();
+        if (throwing) {
+            throw new CallNotPermittedException(name, permit.state, retryAfterNanos, rejectionStackTraces);
+        }
         return permit;
     }
 
@@ -263,19 +282,6 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                 s.admitted, s.successes);
     }
 
-    CallNotPermittedException rejection(Permit permit) {
-        State state = ((RejectedPermit) permit).state;
-        long retryAfter;
-        if (state == State.ISOLATED) {
-            retryAfter = -1;
-        } else {
-            Snapshot s = current.get();
-            long limit = state == State.OPEN ? s.cooldownNanos : maxHalfOpenNanos;
-            retryAfter = s.state != state ? 0 : Math.max(0, limit - (ticker.read() - s.since));
-        }
-        return new CallNotPermittedException(name, state, retryAfter, rejectionStackTraces);
-    }
-
     // ---------------------------------------------------------------- execution
 
     long startTime() {
@@ -298,10 +304,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     @Override
     public <T> T call(Callable<T> callable) throws Exception {
         Objects.requireNonNull(callable, "callable");
-        Permit permit = tryAcquire();
-        if (!permit.granted()) {
-            throw rejection(permit);
-        }
+        Permit permit = acquire(true);
         long start = startTime();
         T result;
         try {
@@ -317,10 +320,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     @Override
     public <T> T get(Supplier<T> supplier) {
         Objects.requireNonNull(supplier, "supplier");
-        Permit permit = tryAcquire();
-        if (!permit.granted()) {
-            throw rejection(permit);
-        }
+        Permit permit = acquire(true);
         long start = startTime();
         T result;
         try {
@@ -336,10 +336,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     @Override
     public void run(Runnable runnable) {
         Objects.requireNonNull(runnable, "runnable");
-        Permit permit = tryAcquire();
-        if (!permit.granted()) {
-            throw rejection(permit);
-        }
+        Permit permit = acquire(true);
         long start = startTime();
         try {
             runnable.run();
@@ -353,9 +350,11 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     @Override
     public <T> CompletionStage<T> callAsync(Supplier<? extends CompletionStage<T>> supplier) {
         Objects.requireNonNull(supplier, "supplier");
-        Permit permit = tryAcquire();
-        if (!permit.granted()) {
-            return CompletableFuture.failedFuture(rejection(permit));
+        Permit permit;
+        try {
+            permit = acquire(true);
+        } catch (CallNotPermittedException rejected) {
+            return CompletableFuture.failedFuture(rejected);
         }
         return AsyncCall.start(this, permit, supplier);
     }
