@@ -18,9 +18,8 @@ public final class Footprint {
     private static final int COUNT = 20_000;
     /** The test's own holder per window: an Object[2] (24 B), a long[1] (24 B) and the ticker lambda (16 B). */
     private static final long HOLDER_BYTES = 64;
-    /** Same rule as the time window's: its property, or processors rounded up to a power of two, at most 8. */
-    private static final int STRIPES = Integer.getInteger("dev.breaker.window.time.stripes", Math.min(8,
-            Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() - 1)) << 1));
+    /** The time window's stripes per bucket on this machine (its own rule, read from it). */
+    private static final int STRIPES = dev.breaker.window.time.internal.BucketWindow.STRIPES;
 
     private Footprint() {
     }

@@ -46,7 +46,7 @@ public final class BucketWindow implements Window {
     /** The system property that sets the stripes per bucket (a power of two, 1 to 64). */
     public static final String STRIPES_PROPERTY = "dev.breaker.window.time.stripes";
     /** Stripes per bucket: the property, or else the processors rounded up to a power of two, at most 8. */
-    static final int STRIPES = stripes();
+    public static final int STRIPES = stripes();
 
     private static int stripes() {
         Integer forced = Integer.getInteger(STRIPES_PROPERTY);
