@@ -1,85 +1,240 @@
 package dev.breaker;
 
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The stage {@link CircuitBreaker#callAsync} returns: completes with the call's stage, after the
- * outcome is reported. Exactly one of "the call's stage completed" and "the caller cancelled this
- * stage" reports on the permit; {@code reported} decides which. A cancellation (of either stage)
- * releases the permit rather than counting a failure: the caller gave up, the dependency did not.
+ * The stage {@link CircuitBreaker#callAsync} returns. Two parties may finish it: the call's own
+ * stage (through {@link #accept}) and the caller, who may cancel it, time it out
+ * ({@code orTimeout}) or complete it. Whichever comes first settles the permit; {@code settled}
+ * makes that happen exactly once.
+ *
+ * <ul>
+ * <li>The call's stage completed: its outcome is classified and recorded (the classifier sees
+ *     the cause of a {@link CompletionException}); a cancelled call's stage releases the permit.
+ *     Then this stage completes with the call's result, or its failure (through the fallback,
+ *     when there is one). A ticker or classifier that fails on the way still settles the permit
+ *     and still completes this stage: with the call's exception (the plugin's failure
+ *     suppressed in it), or with the plugin's failure when the call succeeded.</li>
+ * <li>The caller finished this stage first: a {@link TimeoutException} is a failure of the
+ *     dependency (slow too, when a slow-call threshold is set) and cancels the call's stage;
+ *     a cancellation releases the permit and cancels the call's stage; any other completion by
+ *     the caller releases the permit. The call's later outcome is then ignored.</li>
+ * </ul>
  */
 final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, Throwable> {
 
     private final DefaultCircuitBreaker breaker;
     private final Permit permit;
     private final long start;
-    private final AtomicBoolean reported = new AtomicBoolean();
+    /** Maps a failure to a result; null when the caller gave none. */
+    private final Function<? super Throwable, ? extends T> fallback;
+    private final AtomicBoolean settled = new AtomicBoolean();
     private volatile CompletionStage<T> source;
 
-    private AsyncCall(DefaultCircuitBreaker breaker, Permit permit, long start) {
+    private AsyncCall(DefaultCircuitBreaker breaker, Permit permit, long start,
+                      Function<? super Throwable, ? extends T> fallback) {
         this.breaker = breaker;
         this.permit = permit;
         this.start = start;
+        this.fallback = fallback;
     }
 
-    static <T> CompletableFuture<T> start(DefaultCircuitBreaker breaker, Permit permit,
-                                          Supplier<? extends CompletionStage<T>> supplier) {
-        AsyncCall<T> call = new AsyncCall<>(breaker, permit, breaker.startTime());
+    /**
+     * Asks for a permit and starts the call. Never throws for a rejection or a failing plugin: the
+     * returned stage carries them. An {@link Error} thrown by the supplier itself propagates, after
+     * the permit is released.
+     */
+    static <T> CompletableFuture<T> start(DefaultCircuitBreaker breaker, Supplier<? extends CompletionStage<T>> supplier,
+                                          Function<? super Throwable, ? extends T> fallback) {
+        Objects.requireNonNull(supplier, "supplier");
+        Permit permit;
+        long start;
+        try {
+            permit = breaker.acquire(true);
+        } catch (Throwable rejectedOrFailed) { // a rejection, or a ticker that failed while deciding
+            return failed(rejectedOrFailed, fallback);
+        }
+        try {
+            start = Calls.start(breaker, permit);
+        } catch (Throwable tickerFailed) { // the permit is back; the call is not made
+            return failed(tickerFailed, fallback);
+        }
+        AsyncCall<T> call = new AsyncCall<>(breaker, permit, start, fallback);
         CompletionStage<T> stage;
         try {
             stage = supplier.get();
+            if (stage == null) {
+                throw new NullPointerException("callAsync supplier returned null");
+            }
         } catch (Throwable t) {
-            breaker.reportThrown(permit, t, call.start);
+            Throwable failure = Calls.settle(breaker, permit, null, t, start);
             if (t instanceof Error) {
                 throw t;
             }
-            return CompletableFuture.failedFuture(t);
-        }
-        if (stage == null) {
-            permit.release();
-            return CompletableFuture.failedFuture(new NullPointerException("callAsync supplier returned null"));
+            return failed(withSuppressed(t, failure), fallback);
         }
         call.source = stage;
-        stage.whenComplete(call);
+        try {
+            stage.whenComplete(call);
+        } catch (Throwable t) { // a stage that cannot be observed: the outcome will never be known
+            call.accept(null, t);
+        }
         return call;
+    }
+
+    private static <T> CompletableFuture<T> failed(Throwable failure, Function<? super Throwable, ? extends T> fallback) {
+        if (fallback == null) {
+            return CompletableFuture.failedFuture(failure);
+        }
+        try {
+            return CompletableFuture.completedFuture(fallback.apply(failure));
+        } catch (Throwable t) {
+            return CompletableFuture.failedFuture(t);
+        }
+    }
+
+    private static Throwable withSuppressed(Throwable main, Throwable suppressed) {
+        if (suppressed != null && suppressed != main) {
+            main.addSuppressed(suppressed);
+        }
+        return main;
+    }
+
+    static Throwable unwrap(Throwable t) {
+        return (t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null
+                ? t.getCause() : t;
     }
 
     /** The call's stage completed. */
     @Override
     public void accept(T result, Throwable thrown) {
-        Throwable cause = thrown instanceof CompletionException && thrown.getCause() != null ? thrown.getCause() : thrown;
-        if (reported.compareAndSet(false, true)) {
+        Throwable cause = thrown == null ? null : unwrap(thrown);
+        Throwable failure = null;
+        if (settled.compareAndSet(false, true)) {
             if (cause instanceof CancellationException) {
-                permit.release();
-            } else if (cause != null) {
-                breaker.reportThrown(permit, cause, start);
+                failure = releaseQuietly();
             } else {
-                permit.onResult(result, null, breaker.elapsedSince(start));
+                failure = Calls.settle(breaker, permit, result, cause, start);
             }
         }
-        if (cause == null) {
-            complete(result);
+        if (cause != null) {
+            finish(null, withSuppressed(cause, failure));
+        } else if (failure != null) {
+            finish(null, failure);
         } else {
-            completeExceptionally(cause);
+            finish(result, null);
         }
+    }
+
+    private Throwable releaseQuietly() {
+        try {
+            permit.release();
+            return null;
+        } catch (Throwable t) {
+            return t;
+        }
+    }
+
+    /** Completes this stage on the call's behalf, through the fallback when there is one. */
+    private void finish(T result, Throwable failure) {
+        if (failure == null) {
+            super.complete(result);
+        } else if (fallback == null) {
+            super.completeExceptionally(failure);
+        } else {
+            try {
+                super.complete(fallback.apply(failure));
+            } catch (Throwable t) {
+                super.completeExceptionally(t);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- the caller finishing this stage
+
+    @Override
+    public boolean complete(T value) {
+        boolean done = super.complete(value);
+        if (done) {
+            callerFinished(null, false);
+        }
+        return done;
+    }
+
+    @Override
+    public boolean completeExceptionally(Throwable ex) {
+        Objects.requireNonNull(ex, "ex");
+        boolean done = super.completeExceptionally(ex);
+        if (done) {
+            callerFinished(ex, false);
+        }
+        return done;
     }
 
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
         boolean cancelled = super.cancel(mayInterruptIfRunning);
-        if (cancelled && reported.compareAndSet(false, true)) {
-            permit.release();
-            if (source instanceof Future<?> f) {
-                f.cancel(mayInterruptIfRunning);
-            }
+        if (cancelled) {
+            callerFinished(new CancellationException(), mayInterruptIfRunning);
         }
         return cancelled;
+    }
+
+    @Override
+    public void obtrudeValue(T value) {
+        super.obtrudeValue(value);
+        callerFinished(null, false);
+    }
+
+    @Override
+    public void obtrudeException(Throwable ex) {
+        super.obtrudeException(ex);
+        callerFinished(ex, false);
+    }
+
+    /** The caller finished this stage; if the call had not, settle the permit for it. */
+    private void callerFinished(Throwable how, boolean interrupt) {
+        if (!settled.compareAndSet(false, true)) {
+            return;
+        }
+        Throwable cause = how == null ? null : unwrap(how);
+        if (cause instanceof TimeoutException) {
+            long duration = 0;
+            try {
+                duration = breaker.timed ? Math.max(0, breaker.ticker.read() - start) : 0;
+            } catch (Throwable ignored) { // a failing ticker: the timeout still counts, with the threshold as its length
+            }
+            try {
+                permit.onFailure(breaker.timedOut(duration), cause);
+            } catch (Throwable ignored) { // settled already; the caller's stage holds the caller's own answer
+            }
+            cancelSource(false);
+        } else {
+            releaseQuietly();
+            if (cause instanceof CancellationException) {
+                cancelSource(interrupt);
+            }
+        }
+    }
+
+    private void cancelSource(boolean interrupt) {
+        CompletionStage<T> s = source;
+        if (s instanceof Future<?> f) {
+            try {
+                f.cancel(interrupt);
+            } catch (RuntimeException unsupported) { // a minimalCompletionStage, or a stage that refuses: let it run
+            }
+        }
     }
 }

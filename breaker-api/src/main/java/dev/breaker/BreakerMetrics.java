@@ -16,9 +16,11 @@ package dev.breaker;
  * @param duplicateReports second reports on a probe permit, ignored
  * @param probesAdmitted   HALF_OPEN: probe permits counted against this round's budget
  * @param probeSuccesses   HALF_OPEN: probes of this round that succeeded
+ * @param droppedEvents    events no listener received because the backlog was full or the event
+ *                         executor refused them (SPEC rule 13)
  */
 public record BreakerMetrics(State state, long generation, long bufferedCalls, long failedCalls,
                              long slowCalls, double failureRate, double slowCallRate,
                              long rejectedCalls, long lateResults, long duplicateReports,
-                             int probesAdmitted, int probeSuccesses) {
+                             int probesAdmitted, int probeSuccesses, long droppedEvents) {
 }

@@ -1,6 +1,6 @@
 package dev.breaker;
 
-import java.time.Duration;
+import dev.breaker.internal.Durations;
 
 /**
  * A breaker rejected a call. Says which breaker, in which state, and when a probe will next be
@@ -23,12 +23,16 @@ public final class CallNotPermittedException extends RuntimeException {
      *
      * @param breakerName     the rejecting breaker
      * @param state           its state when it rejected
-     * @param retryAfterNanos nanoseconds until a probe may be allowed, or -1 when only
-     *                        {@code reset()} will (ISOLATED)
+     * @param retryAfterNanos nanoseconds until a probe may be allowed (0 or more), or -1 when
+     *                        only {@code reset()} will (ISOLATED)
      * @param stackTrace      whether to fill in a stack trace
+     * @throws IllegalArgumentException when {@code retryAfterNanos} is below -1
      */
     public CallNotPermittedException(String breakerName, State state, long retryAfterNanos, boolean stackTrace) {
         super(null, null, false, stackTrace);
+        if (retryAfterNanos < -1) {
+            throw new IllegalArgumentException("retryAfterNanos must be >= -1, was " + retryAfterNanos);
+        }
         this.breakerName = breakerName;
         this.state = state;
         this.retryAfterNanos = retryAfterNanos;
@@ -64,8 +68,8 @@ public final class CallNotPermittedException extends RuntimeException {
 
     @Override
     public String getMessage() {
-        String when = retryAfterNanos < 0 ? "only reset() reopens it"
-                : "next probe allowed in " + Duration.ofNanos(retryAfterNanos);
+        String when = state == State.ISOLATED || retryAfterNanos < 0 ? "only reset() closes it"
+                : "next probe allowed in " + Durations.human(retryAfterNanos);
         return "circuit breaker '" + breakerName + "' is " + state + " and does not permit calls; " + when;
     }
 }

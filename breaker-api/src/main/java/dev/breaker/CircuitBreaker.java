@@ -1,5 +1,6 @@
 package dev.breaker;
 
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -78,14 +79,24 @@ public interface CircuitBreaker {
     void run(Runnable runnable);
 
     /**
-     * Starts an asynchronous call through the breaker. The outcome is recorded when the stage
-     * completes. Cancelling the returned stage releases the permit (and cancels the call's stage
-     * when it is a {@code CompletableFuture}); a stage that never completes holds a probe slot only
-     * until the maximum half-open duration ends the round.
+     * Starts an asynchronous call through the breaker. The outcome is recorded when the call's
+     * stage completes, and the returned stage always completes, exactly once: with the call's
+     * result or failure, or with the failure of a plugin (ticker, classifier) that failed while
+     * the outcome was recorded; the permit is settled exactly once in every case.
      *
-     * @param supplier starts the call; may throw, which is recorded like a failed stage
+     * <p>The caller may finish the returned stage first. {@code orTimeout} (any
+     * {@link java.util.concurrent.TimeoutException}) records a failure at once, slow too when a
+     * slow-call threshold is set, since the dependency did not answer in time; cancelling releases
+     * the permit with no outcome; both also cancel the call's stage when it is a
+     * {@link java.util.concurrent.Future} that allows it. Completing it with a value releases the
+     * permit. The call's own outcome, arriving later, is then ignored. A stage that nobody
+     * finishes holds a probe slot only until the maximum half-open duration ends the round.
+     *
+     * @param supplier starts the call; an exception it throws is recorded like a failed stage (an
+     *                 {@link Error} is rethrown, after the permit is released)
      * @param <T>      the result type
-     * @return a stage with the call's result; failed with {@link CallNotPermittedException} when rejected
+     * @return a stage with the call's result; failed with {@link CallNotPermittedException} when
+     *         rejected, never thrown
      */
     <T> CompletionStage<T> callAsync(Supplier<? extends CompletionStage<T>> supplier);
 
@@ -99,6 +110,8 @@ public interface CircuitBreaker {
      * @return the call's or the fallback's result
      */
     default <T> T call(Callable<T> callable, Function<? super Exception, ? extends T> fallback) {
+        Objects.requireNonNull(callable, "callable");
+        Objects.requireNonNull(fallback, "fallback");
         try {
             return call(callable);
         } catch (Exception e) {
@@ -116,6 +129,8 @@ public interface CircuitBreaker {
      * @return the call's or the fallback's result
      */
     default <T> T get(Supplier<T> supplier, Function<? super RuntimeException, ? extends T> fallback) {
+        Objects.requireNonNull(supplier, "supplier");
+        Objects.requireNonNull(fallback, "fallback");
         try {
             return get(supplier);
         } catch (RuntimeException e) {
@@ -131,6 +146,8 @@ public interface CircuitBreaker {
      * @param fallback handles the {@link CallNotPermittedException} or the call's exception
      */
     default void run(Runnable runnable, Consumer<? super RuntimeException> fallback) {
+        Objects.requireNonNull(runnable, "runnable");
+        Objects.requireNonNull(fallback, "fallback");
         try {
             run(runnable);
         } catch (RuntimeException e) {
@@ -140,8 +157,10 @@ public interface CircuitBreaker {
 
     /**
      * Like {@link #callAsync(Supplier)}, but a rejection or a failed call completes the returned
-     * stage with {@code fallback}'s answer instead. The fallback sees the cause, not a
-     * {@link CompletionException} wrapper.
+     * stage with {@code fallback}'s answer instead (or with what the fallback throws). The
+     * fallback sees the cause, not a {@link CompletionException} wrapper. Cancelling or timing
+     * out the returned stage settles the permit as {@link #callAsync(Supplier)} describes (in
+     * this implementation; the default method, for other implementations, wraps the stage).
      *
      * @param supplier starts the call
      * @param fallback maps the failure to a result
@@ -150,6 +169,8 @@ public interface CircuitBreaker {
      */
     default <T> CompletionStage<T> callAsync(Supplier<? extends CompletionStage<T>> supplier,
                                              Function<? super Throwable, ? extends T> fallback) {
+        Objects.requireNonNull(supplier, "supplier");
+        Objects.requireNonNull(fallback, "fallback");
         return callAsync(supplier).exceptionally(t -> fallback.apply(
                 t instanceof CompletionException && t.getCause() != null ? t.getCause() : t));
     }

@@ -3,12 +3,15 @@ package dev.breaker;
 import dev.breaker.internal.ConsecutiveWindowProvider;
 import dev.breaker.internal.Durations;
 import dev.breaker.internal.FixedHalfOpenPolicyProvider;
+import dev.breaker.internal.Names;
 import dev.breaker.spi.HalfOpenPolicy;
 import dev.breaker.spi.WindowFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 
 /**
  * Builds a {@link CircuitBreaker}. Every setter checks its argument at once and names the
@@ -25,32 +28,38 @@ import java.util.Objects;
  * <tr><td>ticker</td><td>{@link Ticker#system()}</td></tr>
  * <tr><td>rejectionStackTraces</td><td>false</td></tr>
  * <tr><td>trackedPermits</td><td>false: CLOSED permits are shared, allocation-free</td></tr>
+ * <tr><td>eventExecutor</td><td>{@link ForkJoinPool#commonPool()} (a new daemon thread per hand-off when it has no
+ *     parallelism)</td></tr>
+ * <tr><td>eventBacklog</td><td>{@value #DEFAULT_EVENT_BACKLOG}</td></tr>
  * </table>
  */
 public final class CircuitBreakerBuilder {
 
     /** The maximum half-open duration when none is configured. */
     public static final Duration DEFAULT_MAX_HALF_OPEN = Duration.ofSeconds(60);
+    /** How many events may wait for the listeners when none is configured. */
+    public static final int DEFAULT_EVENT_BACKLOG = 128;
+    /** The most events that may wait for the listeners. */
+    public static final int MAX_EVENT_BACKLOG = 1 << 20;
 
     private final String name;
     private WindowFactory window = Windows.consecutiveFailures(ConsecutiveWindowProvider.DEFAULT_THRESHOLD);
     private Duration cooldown;
     private Integer probes;
     private HalfOpenPolicy halfOpen;
-    private long slowCallNanos = Long.MAX_VALUE;
+    /** 0: no threshold. */
+    private long slowCallNanos;
     private long maxHalfOpenNanos = DEFAULT_MAX_HALF_OPEN.toNanos();
     private FailureClassifier classifier = FailureClassifier.defaults();
     private Ticker ticker = Ticker.system();
     private final List<BreakerListener> listeners = new ArrayList<>();
     private boolean rejectionStackTraces;
     private boolean trackedPermits;
+    private Executor eventExecutor;
+    private int eventBacklog = DEFAULT_EVENT_BACKLOG;
 
     CircuitBreakerBuilder(String name) {
-        Objects.requireNonNull(name, "name");
-        if (name.isBlank()) {
-            throw new IllegalArgumentException("name must not be blank, was '" + name + "'");
-        }
-        this.name = name;
+        this.name = Names.check("name", name);
     }
 
     /**
@@ -160,6 +169,39 @@ public final class CircuitBreakerBuilder {
     }
 
     /**
+     * Where events go when the thread that caused them has delivered its share. A thread whose
+     * request or report publishes an event delivers at most a few events itself (so a slow
+     * listener holds no caller for long); what is left is handed to this executor, which keeps
+     * delivering until nothing waits, even if the breaker publishes nothing more. An executor that
+     * refuses the task makes the waiting events dropped (counted in
+     * {@link BreakerMetrics#droppedEvents()}). Listeners are still called one at a time, and
+     * transitions in generation order, whichever thread delivers.
+     *
+     * @param executor runs deliveries; a direct executor ({@code Runnable::run}) delivers
+     *                 everything on the calling thread, which a slow listener then holds
+     * @return this builder
+     */
+    public CircuitBreakerBuilder eventExecutor(Executor executor) {
+        this.eventExecutor = Objects.requireNonNull(executor, "eventExecutor");
+        return this;
+    }
+
+    /**
+     * How many events may wait for the listeners (transitions, and separately other events)
+     * before new ones are dropped and counted in {@link BreakerMetrics#droppedEvents()}.
+     *
+     * @param events 1 to {@value #MAX_EVENT_BACKLOG}
+     * @return this builder
+     */
+    public CircuitBreakerBuilder eventBacklog(int events) {
+        if (events < 1 || events > MAX_EVENT_BACKLOG) {
+            throw new IllegalArgumentException("eventBacklog must be in [1, " + MAX_EVENT_BACKLOG + "], was " + events);
+        }
+        this.eventBacklog = events;
+        return this;
+    }
+
+    /**
      * Whether {@link CallNotPermittedException}s fill in a stack trace (default false: cheap
      * rejection).
      *
@@ -191,7 +233,9 @@ public final class CircuitBreakerBuilder {
      * Builds the breaker, CLOSED, generation 0.
      *
      * @return the breaker
-     * @throws IllegalArgumentException when {@code halfOpen} is combined with {@code cooldown} or {@code probes}
+     * @throws IllegalArgumentException when {@code halfOpen} is combined with {@code cooldown} or
+     *                                  {@code probes}, or the half-open policy answers
+     *                                  {@code probes() < 1} or a negative first cooldown
      */
     public CircuitBreaker build() {
         HalfOpenPolicy policy = halfOpen;
@@ -204,6 +248,19 @@ public final class CircuitBreakerBuilder {
                     probes != null ? probes : FixedHalfOpenPolicyProvider.DEFAULT_PROBES);
         }
         return new DefaultCircuitBreaker(name, window, policy, classifier, ticker, slowCallNanos,
-                maxHalfOpenNanos, rejectionStackTraces, trackedPermits, List.copyOf(listeners));
+                maxHalfOpenNanos, rejectionStackTraces, trackedPermits, List.copyOf(listeners),
+                eventExecutor != null ? eventExecutor : defaultEventExecutor(), eventBacklog);
+    }
+
+    /** Like {@code CompletableFuture}'s default: the common pool, or a thread per task when it cannot run tasks in parallel. */
+    private static Executor defaultEventExecutor() {
+        if (ForkJoinPool.getCommonPoolParallelism() > 1) {
+            return ForkJoinPool.commonPool();
+        }
+        return task -> {
+            Thread t = new Thread(task, "dev.breaker-events");
+            t.setDaemon(true);
+            t.start();
+        };
     }
 }

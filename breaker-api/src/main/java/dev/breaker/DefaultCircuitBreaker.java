@@ -5,35 +5,39 @@ import dev.breaker.spi.Window;
 import dev.breaker.spi.WindowCounts;
 import dev.breaker.spi.WindowFactory;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The state machine.
  *
  * <p><b>What is shared.</b> One {@link AtomicReference} to an immutable {@link Snapshot}
- * {@code (state, generation, since, cooldown, probe counts, window)}; the window of the current
- * CLOSED era, which is lock-free on its own; and three {@link LongAdder}s for rejected, late and
- * duplicate reports. Nothing else changes after construction.
+ * {@code (state, generation, since, cooldown, probe counts, window, the event that began it)};
+ * the window of the current CLOSED era, which is lock-free on its own; three {@link LongAdder}s
+ * for rejected, late and duplicate reports; and the event dispatcher. Nothing else changes after
+ * construction.
  *
  * <p><b>The protocol.</b> Every decision reads the snapshot, computes the next one and installs
  * it with one compare-and-set against the snapshot it read. A transition (any change of state, or
  * a reset) also increments the generation; the thread whose CAS succeeds is the only one that
- * performs that transition and the only one that publishes its event. A thread whose CAS fails
- * re-reads and decides again against what the winner installed: it never retries its own
- * stale decision. Because a request or an outcome makes at most one successful CAS that changes
- * the generation, one observation causes at most one transition (SPEC rule 5).
+ * performs that transition. A thread whose CAS fails re-reads and decides again against what the
+ * winner installed: it never retries its own stale decision. Because a request or an outcome
+ * makes at most one successful CAS that changes the generation, one observation causes at most
+ * one transition (SPEC rule 5). The transition's event is built before the CAS and travels inside
+ * the new snapshot, so publishing it cannot be lost (see {@link EventDispatcher}).
  *
  * <ul>
  * <li>CLOSED: {@link #tryAcquire()} is one volatile read and returns the generation's shared
- *     permit (with {@code trackedPermits}, a one-shot permit of its own). Outcomes go to the window only while the snapshot still carries the permit's
- *     generation; a trip is a CAS to OPEN. Each CLOSED era gets a new window, so closing needs no
- *     clearing and an outcome from an older era can only land in a discarded window.</li>
+ *     permit (with {@code trackedPermits}, a one-shot permit of its own). Outcomes go to the
+ *     window only while the snapshot still carries the permit's generation; a trip is a CAS to
+ *     OPEN. Each CLOSED era gets a new window, so closing needs no clearing and an outcome from
+ *     an older era can only land in a discarded window.</li>
  * <li>OPEN: the cooldown is judged by {@code now - since < cooldown}, differences only, so a
  *     wrapping ticker is harmless. The first request at or after its end wins the CAS to a
  *     HALF_OPEN snapshot whose first permit it already holds; no timer thread exists.</li>
@@ -43,20 +47,31 @@ import java.util.function.Supplier;
  *     duration is failed by the next request or report that sees it.</li>
  * </ul>
  *
+ * <p><b>Plugins that fail.</b> The ticker, the classifier, the policy and the window factory are
+ * the user's code. Whatever they throw or answer, a granted permit is settled exactly once and a
+ * decided transition still happens; the failure then propagates to the caller. A ticker that
+ * fails when the breaker opens leaves the cooldown's start pending: the first good reading starts
+ * it, so the cooldown is never shortened.
+ *
  * <p><b>Why no lock.</b> The dependency is never called under anything held, and the only shared
  * writes are CASes on small immutable values (rare: transitions and probe bookkeeping) and the
  * window's own counters. A lock would put one serialisation point in front of every call.
  */
 final class DefaultCircuitBreaker implements CircuitBreaker {
 
+    private static final System.Logger LOG = System.getLogger("dev.breaker");
+
     private final String name;
     private final WindowFactory windows;
     private final HalfOpenPolicy policy;
+    private final int probes;
+    private final long firstCooldownNanos;
+    private final String description;
     private final FailureClassifier classifier;
-    private final Ticker ticker;
-    /** {@code Long.MAX_VALUE} when no slow-call threshold is set: no duration reaches it. */
+    final Ticker ticker;
+    /** Calls at least this long are slow; 0 when no threshold is set (then {@link #timed} is false). */
     private final long slowCallNanos;
-    private final boolean timed;
+    final boolean timed;
     private final long maxHalfOpenNanos;
     private final boolean rejectionStackTraces;
     private final boolean trackedPermits;
@@ -71,19 +86,41 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     @SuppressWarnings("this-escape") // the first CLOSED snapshot's shared permit refers back to this breaker
     DefaultCircuitBreaker(String name, WindowFactory windows, HalfOpenPolicy policy, FailureClassifier classifier,
                           Ticker ticker, long slowCallNanos, long maxHalfOpenNanos, boolean rejectionStackTraces,
-                          boolean trackedPermits, List<BreakerListener> listeners) {
+                          boolean trackedPermits, List<BreakerListener> listeners, Executor eventExecutor,
+                          int eventBacklog) {
         this.name = name;
         this.windows = windows;
         this.policy = policy;
+        this.probes = checkedProbes(policy);
+        this.firstCooldownNanos = checkedCooldown(policy, 1);
         this.classifier = classifier;
         this.ticker = ticker;
         this.slowCallNanos = slowCallNanos;
-        this.timed = slowCallNanos != Long.MAX_VALUE;
+        this.timed = slowCallNanos > 0;
         this.maxHalfOpenNanos = maxHalfOpenNanos;
         this.rejectionStackTraces = rejectionStackTraces;
         this.trackedPermits = trackedPermits;
-        this.events = listeners.isEmpty() ? null : new EventDispatcher(listeners, 1);
-        this.current = new AtomicReference<>(Snapshot.closed(this, 0, ticker.read(), windows.create(ticker)));
+        this.description = windows.describe() + ", " + policy;
+        this.current = new AtomicReference<>(Snapshot.closed(this, 0, ticker.read(), true, windows.create(ticker), null));
+        this.events = listeners.isEmpty() ? null
+                : new EventDispatcher(name, listeners, current, eventExecutor, eventBacklog);
+    }
+
+    private static int checkedProbes(HalfOpenPolicy policy) {
+        int n = policy.probes();
+        if (n < 1) {
+            throw new IllegalArgumentException("halfOpen policy " + policy + ": probes() must be >= 1, was " + n);
+        }
+        return n;
+    }
+
+    private static long checkedCooldown(HalfOpenPolicy policy, int opens) {
+        long nanos = policy.cooldownNanos(opens);
+        if (nanos < 0) {
+            throw new IllegalArgumentException("halfOpen policy " + policy + ": cooldownNanos(" + opens
+                    + ") must be >= 0, was " + nanos);
+        }
+        return nanos;
     }
 
     @Override
@@ -103,7 +140,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
      * from the same clock reading and snapshot that decided it (the execute methods need no
      * second reading to say when a probe will next be allowed).
      */
-    private Permit acquire(boolean throwing) {
+    Permit acquire(boolean throwing) {
         Snapshot s = current.get();
         if (s.state == State.CLOSED) {
             return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
@@ -119,22 +156,29 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             if (s.state == State.ISOLATED) {
                 return reject(RejectedPermit.ISOLATED, throwing, -1);
             }
-            long now = ticker.read();
-            long elapsed = now - s.since;
+            long now = ticker.read(); // a throwing ticker propagates here: nothing was granted or changed
+            if (!s.sinceKnown) { // OPEN, and the ticker failed when it opened: the cooldown starts now
+                if (current.compareAndSet(s, s.startedAt(now))) {
+                    return reject(RejectedPermit.OPEN, throwing, s.cooldownNanos);
+                }
+                continue;
+            }
+            long elapsed = Math.max(0, now - s.since); // a ticker that stepped back has not moved on
             if (s.state == State.OPEN) {
                 if (elapsed < s.cooldownNanos) {
                     return reject(RejectedPermit.OPEN, throwing, s.cooldownNanos - elapsed);
                 }
-                Snapshot next = Snapshot.halfOpen(s.generation + 1, now, s.opens, s.window);
-                if (transition(s, next, TransitionReason.COOLDOWN_ELAPSED)) {
+                Snapshot next = Snapshot.halfOpen(s.generation + 1, now, s.opens, s.window, s.frozen,
+                        event(s, State.HALF_OPEN, TransitionReason.COOLDOWN_ELAPSED, now));
+                if (transition(s, next)) {
                     return new ProbePermit(this, next.generation);
                 }
             } else if (elapsed >= maxHalfOpenNanos) { // HALF_OPEN, round expired
-                Snapshot reopened = reopen(s, now);
-                if (transition(s, reopened, TransitionReason.HALF_OPEN_TIMEOUT)) {
+                Snapshot reopened = reopen(s, now, true, TransitionReason.HALF_OPEN_TIMEOUT);
+                if (transition(s, reopened)) {
                     return reject(RejectedPermit.OPEN, throwing, reopened.cooldownNanos);
                 }
-            } else if (s.admitted >= policy.probes()) {
+            } else if (s.admitted >= probes) {
                 return reject(RejectedPermit.HALF_OPEN, throwing, maxHalfOpenNanos - elapsed);
             } else if (current.compareAndSet(s, s.withProbes(s.admitted + 1, s.successes, s.failures))) {
                 return new ProbePermit(this, s.generation);
@@ -157,26 +201,64 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
 
     // ---------------------------------------------------------------- outcomes
 
+    /** The classifier's verdict; an {@link Error} is never shown to it. Throws (naming the classifier) on a null answer. */
     Outcome classify(Object result, Throwable failure) {
         if (failure instanceof Error) {
             return Outcome.IGNORED;
         }
-        return Objects.requireNonNull(classifier.classify(result, failure), "classifier returned null");
+        Outcome outcome = classifier.classify(result, failure);
+        if (outcome == null) {
+            throw new IllegalStateException("classifier " + classifier + " returned null for result " + result
+                    + " and exception " + failure);
+        }
+        return outcome;
+    }
+
+    boolean slow(long durationNanos) {
+        return timed && durationNanos >= slowCallNanos;
+    }
+
+    /** The duration a caller's timeout is recorded with: slow whenever a threshold is set. */
+    long timedOut(long durationNanos) {
+        return timed ? Math.max(durationNanos, slowCallNanos) : durationNanos;
     }
 
     void recordClosed(long generation, Outcome outcome, long durationNanos) {
+        if (outcome == Outcome.IGNORED) {
+            return; // a release carries no outcome, so it is never late either
+        }
         Snapshot s = current.get();
         if (s.generation != generation) {
             lateResult(generation, s.generation);
             return;
         }
-        if (outcome != Outcome.IGNORED
-                && s.window.record(outcome == Outcome.FAILURE, durationNanos >= slowCallNanos)) {
-            long now = ticker.read();
-            // a failed CAS means another thread already moved the breaker on: nothing left to do
-            transition(s, Snapshot.open(s.generation + 1, now, policy.cooldownNanos(1), 1, s.window),
-                    TransitionReason.WINDOW_TRIPPED);
+        if (s.window.record(outcome == Outcome.FAILURE, slow(durationNanos))) {
+            trip(s);
         }
+    }
+
+    /** CLOSED to OPEN after the window tripped; a failed CAS means another thread already moved on. */
+    private void trip(Snapshot s) {
+        long now;
+        boolean known = true;
+        Throwable failure = null;
+        try {
+            now = ticker.read();
+        } catch (Throwable t) { // open anyway: the first good reading will start the cooldown
+            now = s.since;
+            known = false;
+            failure = t;
+        }
+        long cooldown = cooldownFor(1, firstCooldownNanos);
+        WindowCounts frozen = WindowCounts.empty();
+        try {
+            frozen = s.window.counts();
+        } catch (Throwable t) {
+            failure = combine(failure, t);
+        }
+        transition(s, Snapshot.open(s.generation + 1, now, known, cooldown, 1, s.window, frozen,
+                event(s, State.OPEN, TransitionReason.WINDOW_TRIPPED, now)));
+        rethrow(failure);
     }
 
     void duplicateReport() {
@@ -188,35 +270,76 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             duplicateReport();
             return;
         }
+        if (outcome == Outcome.IGNORED) {
+            releaseProbe(permit.generation);
+            return;
+        }
+        long now;
+        boolean known = true;
+        Throwable failure = null;
+        try {
+            now = ticker.read();
+        } catch (Throwable t) { // judge the outcome without the timeout check; a reopening starts its cooldown later
+            now = 0;
+            known = false;
+            failure = t;
+        }
+        boolean failed = outcome == Outcome.FAILURE || slow(durationNanos);
         for (;;) {
             Snapshot s = current.get();
             if (s.generation != permit.generation) {
                 lateResult(permit.generation, s.generation);
-                return;
+                break;
             }
-            long now = ticker.read();
-            if (now - s.since >= maxHalfOpenNanos) {
-                if (transition(s, reopen(s, now), TransitionReason.HALF_OPEN_TIMEOUT)) {
-                    return;
+            if (known && now - s.since >= maxHalfOpenNanos) {
+                if (transition(s, reopen(s, now, true, TransitionReason.HALF_OPEN_TIMEOUT))) {
+                    break;
                 }
                 continue;
             }
-            if (outcome == Outcome.IGNORED) {
-                if (current.compareAndSet(s, s.withProbes(s.admitted - 1, s.successes, s.failures))) {
-                    return;
-                }
-                continue;
-            }
-            boolean failed = outcome == Outcome.FAILURE || durationNanos >= slowCallNanos;
             int successes = failed ? s.successes : s.successes + 1;
             int failures = failed ? s.failures + 1 : s.failures;
-            boolean done = switch (policy.decide(successes, failures)) {
-                case CLOSE -> transition(s, Snapshot.closed(this, s.generation + 1, now, windows.create(ticker)),
-                        TransitionReason.PROBES_SUCCEEDED);
-                case OPEN -> transition(s, reopen(s, now), TransitionReason.PROBE_FAILED);
+            HalfOpenPolicy.Verdict verdict;
+            Window fresh = null;
+            try {
+                verdict = decide(successes, failures);
+                if (verdict == HalfOpenPolicy.Verdict.CLOSE) {
+                    fresh = windows.create(ticker);
+                }
+            } catch (Throwable t) { // no verdict can be had: give the slot back, then report the failure
+                releaseProbe(permit.generation);
+                rethrow(combine(failure, t));
+                return;
+            }
+            long at = known ? now : s.since;
+            boolean done = switch (verdict) {
+                case CLOSE -> transition(s, Snapshot.closed(this, s.generation + 1, at, known, fresh,
+                        event(s, State.CLOSED, TransitionReason.PROBES_SUCCEEDED, at)));
+                case OPEN -> transition(s, reopen(s, at, known, TransitionReason.PROBE_FAILED));
                 case WAIT -> current.compareAndSet(s, s.withProbes(s.admitted, successes, failures));
             };
             if (done) {
+                break;
+            }
+        }
+        rethrow(failure);
+    }
+
+    private HalfOpenPolicy.Verdict decide(int successes, int failures) {
+        HalfOpenPolicy.Verdict verdict = policy.decide(successes, failures);
+        if (verdict == null) {
+            throw new IllegalStateException("halfOpen policy " + policy + " returned null from decide("
+                    + successes + ", " + failures + ")");
+        }
+        return verdict;
+    }
+
+    /** Gives a probe's slot back; a release is never late, so nothing happens once its round has ended. */
+    private void releaseProbe(long generation) {
+        for (;;) {
+            Snapshot s = current.get();
+            if (s.generation != generation
+                    || current.compareAndSet(s, s.withProbes(s.admitted - 1, s.successes, s.failures))) {
                 return;
             }
         }
@@ -229,19 +352,46 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         }
     }
 
-    /** OPEN again after a round: one more consecutive open, a cooldown from the policy, starting now. */
-    private Snapshot reopen(Snapshot s, long now) {
+    /** OPEN again after a round: one more consecutive open, a cooldown from the policy, starting at {@code at}. */
+    private Snapshot reopen(Snapshot s, long at, boolean known, TransitionReason reason) {
         int opens = s.opens == Integer.MAX_VALUE ? s.opens : s.opens + 1;
-        return Snapshot.open(s.generation + 1, now, policy.cooldownNanos(opens), opens, s.window);
+        long cooldown = cooldownFor(opens, s.cooldownNanos > 0 ? s.cooldownNanos : firstCooldownNanos);
+        return Snapshot.open(s.generation + 1, at, known, cooldown, opens, s.window, s.frozen,
+                event(s, State.OPEN, reason, at));
     }
 
-    /** The only way the generation changes: one CAS, and the winner alone publishes. */
-    private boolean transition(Snapshot from, Snapshot to, TransitionReason reason) {
+    /**
+     * The policy's cooldown for an opening. A policy that throws or answers a negative number cannot
+     * stop an opening the breaker has decided: it gets {@code fallback} (the last good cooldown),
+     * and the failure is logged, since the thread at hand may be one that was only asking for a
+     * permit.
+     */
+    private long cooldownFor(int opens, long fallback) {
+        try {
+            return checkedCooldown(policy, opens);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, () -> "breaker '" + name + "': half-open policy failed on opening "
+                    + opens + "; using the cooldown " + fallback + " ns", e);
+            return fallback;
+        }
+    }
+
+    /** The event of a transition away from {@code s}, or null when nobody listens. */
+    private StateTransition event(Snapshot s, State to, TransitionReason reason, long at) {
+        return events == null ? null : new StateTransition(name, s.state, to, s.generation + 1, reason, at);
+    }
+
+    /** The only way the generation changes: one CAS; the new snapshot carries its event to the dispatcher. */
+    private boolean transition(Snapshot from, Snapshot to) {
+        EventDispatcher ev = events;
+        if (ev != null) {
+            ev.beforeTransition(from);
+        }
         if (!current.compareAndSet(from, to)) {
             return false;
         }
-        if (events != null) {
-            events.transition(new StateTransition(name, from.state, to.state, to.generation, reason, to.since));
+        if (ev != null) {
+            ev.afterTransition();
         }
         return true;
     }
@@ -250,22 +400,55 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
 
     @Override
     public void isolate() {
+        long now = 0;
+        boolean known = true;
+        Throwable failure = null;
+        try {
+            now = ticker.read();
+        } catch (Throwable t) { // isolating must work even so
+            known = false;
+            failure = t;
+        }
         for (Snapshot s = current.get(); s.state != State.ISOLATED; s = current.get()) {
-            if (transition(s, Snapshot.isolated(s.generation + 1, ticker.read(), s.window), TransitionReason.ISOLATED)) {
-                return;
+            WindowCounts frozen = s.frozen;
+            if (frozen == null) {
+                try {
+                    frozen = s.window.counts();
+                } catch (Throwable t) {
+                    frozen = WindowCounts.empty();
+                    failure = combine(failure, t);
+                }
+            }
+            long at = known ? now : s.since;
+            if (transition(s, Snapshot.isolated(s.generation + 1, at, known, s.window, frozen,
+                    event(s, State.ISOLATED, TransitionReason.ISOLATED, at)))) {
+                break;
             }
         }
+        rethrow(failure);
     }
 
     @Override
     public void reset() {
-        Window fresh = windows.create(ticker);
+        Window fresh = windows.create(ticker); // a factory that fails leaves the breaker as it was
+        long now = 0;
+        boolean known = true;
+        Throwable failure = null;
+        try {
+            now = ticker.read();
+        } catch (Throwable t) { // resetting must work even so
+            known = false;
+            failure = t;
+        }
         for (;;) {
             Snapshot s = current.get();
-            if (transition(s, Snapshot.closed(this, s.generation + 1, ticker.read(), fresh), TransitionReason.RESET)) {
-                return;
+            long at = known ? now : s.since;
+            if (transition(s, Snapshot.closed(this, s.generation + 1, at, known, fresh,
+                    event(s, State.CLOSED, TransitionReason.RESET, at)))) {
+                break;
             }
         }
+        rethrow(failure);
     }
 
     @Override
@@ -276,93 +459,84 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     @Override
     public BreakerMetrics metrics() {
         Snapshot s = current.get();
-        WindowCounts c = s.window.counts();
+        WindowCounts c = s.frozen != null ? s.frozen : s.window.counts();
         return new BreakerMetrics(s.state, s.generation, c.calls(), c.failures(), c.slowCalls(),
                 c.failureRate(), c.slowCallRate(), rejected.sum(), late.sum(), duplicates.sum(),
-                s.admitted, s.successes);
+                s.admitted, s.successes, events == null ? 0 : events.dropped());
     }
 
-    // ---------------------------------------------------------------- execution
-
-    long startTime() {
-        return timed ? ticker.read() : 0;
-    }
-
-    long elapsedSince(long start) {
-        return timed ? Math.max(0, ticker.read() - start) : 0;
-    }
-
-    /** Reports a call that threw: an {@link Error} releases the permit, anything else is classified. */
-    void reportThrown(Permit permit, Throwable failure, long start) {
-        if (failure instanceof Error) {
-            permit.release();
-        } else {
-            permit.onResult(null, failure, elapsedSince(start));
-        }
-    }
+    // ---------------------------------------------------------------- execution (see Calls)
 
     @Override
     public <T> T call(Callable<T> callable) throws Exception {
-        Objects.requireNonNull(callable, "callable");
-        Permit permit = acquire(true);
-        long start = startTime();
-        T result;
-        try {
-            result = callable.call();
-        } catch (Throwable t) {
-            reportThrown(permit, t, start);
-            throw t;
-        }
-        permit.onResult(result, null, elapsedSince(start));
-        return result;
+        return Calls.call(this, callable);
     }
 
     @Override
     public <T> T get(Supplier<T> supplier) {
-        Objects.requireNonNull(supplier, "supplier");
-        Permit permit = acquire(true);
-        long start = startTime();
-        T result;
-        try {
-            result = supplier.get();
-        } catch (Throwable t) {
-            reportThrown(permit, t, start);
-            throw t;
-        }
-        permit.onResult(result, null, elapsedSince(start));
-        return result;
+        return Calls.get(this, supplier);
     }
 
     @Override
     public void run(Runnable runnable) {
-        Objects.requireNonNull(runnable, "runnable");
-        Permit permit = acquire(true);
-        long start = startTime();
-        try {
-            runnable.run();
-        } catch (Throwable t) {
-            reportThrown(permit, t, start);
-            throw t;
-        }
-        permit.onResult(null, null, elapsedSince(start));
+        Calls.run(this, runnable);
+    }
+
+    @Override
+    public <T> T call(Callable<T> callable, Function<? super Exception, ? extends T> fallback) {
+        return Calls.call(this, callable, fallback);
+    }
+
+    @Override
+    public <T> T get(Supplier<T> supplier, Function<? super RuntimeException, ? extends T> fallback) {
+        return Calls.get(this, supplier, fallback);
+    }
+
+    @Override
+    public void run(Runnable runnable, Consumer<? super RuntimeException> fallback) {
+        Calls.run(this, runnable, fallback);
     }
 
     @Override
     public <T> CompletionStage<T> callAsync(Supplier<? extends CompletionStage<T>> supplier) {
-        Objects.requireNonNull(supplier, "supplier");
-        Permit permit;
-        try {
-            permit = acquire(true);
-        } catch (CallNotPermittedException rejected) {
-            return CompletableFuture.failedFuture(rejected);
-        }
-        return AsyncCall.start(this, permit, supplier);
+        return AsyncCall.start(this, supplier, null);
+    }
+
+    @Override
+    public <T> CompletionStage<T> callAsync(Supplier<? extends CompletionStage<T>> supplier,
+                                            Function<? super Throwable, ? extends T> fallback) {
+        java.util.Objects.requireNonNull(fallback, "fallback");
+        return AsyncCall.start(this, supplier, fallback);
     }
 
     @Override
     public String toString() {
         Snapshot s = current.get();
-        return "CircuitBreaker[" + name + ", " + s.state + ", generation " + s.generation + ", "
-                + windows.describe() + ", " + policy + "]";
+        return "CircuitBreaker[" + name + ", " + s.state + ", generation " + s.generation + ", " + description + "]";
+    }
+
+    // ---------------------------------------------------------------- failures of plugins
+
+    /** Keeps the first failure, the later ones suppressed in it. */
+    static Throwable combine(Throwable first, Throwable next) {
+        if (first == null) {
+            return next;
+        }
+        if (next != null && next != first) {
+            first.addSuppressed(next);
+        }
+        return first;
+    }
+
+    /** Throws {@code failure} as it is (unchecked or not), if there is one. */
+    static void rethrow(Throwable failure) {
+        if (failure != null) {
+            DefaultCircuitBreaker.<RuntimeException>sneaky(failure);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> void sneaky(Throwable failure) throws E {
+        throw (E) failure;
     }
 }

@@ -1,83 +1,223 @@
 package dev.breaker;
 
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Delivers a breaker's events to its listeners one at a time, transitions in generation order,
- * without locks.
+ * without locks, without holding any caller for long, and without stranding or hoarding events
+ * (SPEC rule 13).
  *
- * <p><b>Why ordering needs care.</b> The thread that wins a transition's compare-and-set
- * publishes its event afterwards, so two transitions decided in quick succession by two threads
- * can reach this class in the opposite order. Transitions are therefore parked in a map keyed by
- * generation and handed out only when the next expected generation is present. Generations are
- * dense (every generation is started by exactly one published transition), so a gap always fills.
- * Skipping ahead over a gap would be wrong: a publisher preempted between its CAS and its publish
- * is ordinary on a busy machine, and its event would then arrive out of order.
+ * <p><b>Where transition events come from.</b> Every snapshot carries the event of the transition
+ * that began its generation. The newest event is therefore always readable from the breaker's
+ * current snapshot, and before any thread tries a transition away from a snapshot it stores that
+ * snapshot's event in a ring indexed by generation ({@link #beforeTransition}). So once generation
+ * {@code g + 1} is installed, the event of {@code g} is in the ring: the drainer never waits for a
+ * publisher, and a thread that dies between its compare-and-set and its publish leaves no gap.
+ * A store never replaces a newer generation's event, so a slot holds either the generation the
+ * drainer wants or a later one (the wanted one was overwritten: the drainer fell a whole ring
+ * behind, and counts it as dropped).
  *
- * <p><b>Who delivers.</b> The work-in-progress counter elects one drainer at a time (the thread
- * that moves it from zero); a thread arriving while another drains adds one and leaves, and the
- * drainer loops until it has accounted for every such arrival. A listener that blocks therefore
- * stalls only the drainer, never the threads that decide transitions. {@code nextGeneration} is
- * touched only by the drainer; the counter's atomic updates order one drainer's writes before
- * the next drainer's reads.
+ * <p><b>Who delivers.</b> The work-in-progress counter elects one drainer at a time: the thread
+ * that moves it from zero. A thread arriving while another drains adds one and leaves; the
+ * drainer loops until it has accounted for every arrival. A calling thread delivers at most
+ * {@value #CALLER_BUDGET} events; if more are waiting it hands the drain, still elected, to the
+ * breaker's event executor, which delivers up to {@value #EXECUTOR_BUDGET} per task and
+ * resubmits itself while work remains. Without a user's executor that is
+ * {@link java.util.concurrent.ForkJoinPool#commonPool()} (a new daemon thread per hand-off when
+ * the pool has no parallelism), so a leftover is delivered within a bounded time even if the
+ * breaker never publishes again. An executor that refuses the task turns the leftovers into
+ * dropped events.
+ *
+ * <p><b>Bounds.</b> At most {@code capacity} transitions may wait in the ring and at most
+ * {@code capacity} other events in the queue; beyond that events are dropped and counted in
+ * {@link BreakerMetrics#droppedEvents()}. {@code next} is touched only by the elected drainer;
+ * the counter's atomic updates, and the executor's hand-off, order one drainer's writes before
+ * the next one's reads.
  */
 final class EventDispatcher {
 
+    /** Most events one calling thread delivers before handing the rest to the executor. */
+    static final int CALLER_BUDGET = 8;
+    /** Most events one executor task delivers before resubmitting itself. */
+    static final int EXECUTOR_BUDGET = 64;
+
     private static final System.Logger LOG = System.getLogger("dev.breaker");
 
+    private final String breakerName;
     private final List<BreakerListener> listeners;
-    private final ConcurrentSkipListMap<Long, StateTransition> parked = new ConcurrentSkipListMap<>();
-    private final ConcurrentLinkedQueue<BreakerEvent> unordered = new ConcurrentLinkedQueue<>();
+    private final AtomicReference<Snapshot> current;
+    private final Executor executor;
+    private final int capacity;
+    private final int mask;
+    private final AtomicReference<AtomicReferenceArray<StateTransition>> ring = new AtomicReference<>();
+    private final ConcurrentLinkedQueue<BreakerEvent> others = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger othersQueued = new AtomicInteger();
     private final AtomicInteger wip = new AtomicInteger();
-    private long nextGeneration;
+    private final LongAdder dropped = new LongAdder();
+    /** The next generation to deliver; only the elected drainer reads or writes it. */
+    private long next = 1;
 
-    EventDispatcher(List<BreakerListener> listeners, long firstGeneration) {
+    /**
+     * @param capacity at least 1; rounded up to a power of two for the ring
+     */
+    EventDispatcher(String breakerName, List<BreakerListener> listeners, AtomicReference<Snapshot> current,
+                    Executor executor, int capacity) {
+        this.breakerName = breakerName;
         this.listeners = listeners;
-        this.nextGeneration = firstGeneration;
+        this.current = current;
+        this.executor = executor;
+        this.capacity = capacity;
+        this.mask = (capacity <= 1 ? 1 : Integer.highestOneBit(capacity - 1) << 1) - 1;
     }
 
-    void transition(StateTransition event) {
-        parked.put(event.generation(), event);
-        drain();
-    }
-
-    void other(BreakerEvent event) {
-        unordered.add(event);
-        drain();
-    }
-
-    private void drain() {
-        if (wip.getAndIncrement() != 0) {
+    /** Before any attempt to move on from {@code from}: make its generation's event findable in the ring. */
+    void beforeTransition(Snapshot from) {
+        StateTransition event = from.cause;
+        if (event == null) {
             return;
         }
-        int missed = 1;
-        do {
-            deliverReadyTransitions();
-            for (BreakerEvent e; (e = unordered.poll()) != null; ) {
-                deliver(e);
-            }
-            missed = wip.addAndGet(-missed);
-        } while (missed != 0);
-    }
-
-    private void deliverReadyTransitions() {
+        AtomicReferenceArray<StateTransition> r = ring();
+        int slot = (int) (event.generation() & mask);
         for (;;) {
-            Map.Entry<Long, StateTransition> head = parked.firstEntry();
-            if (head == null) {
+            StateTransition there = r.get(slot);
+            if (there != null && there.generation() >= event.generation()) {
                 return;
             }
-            long generation = head.getKey();
-            if (generation != nextGeneration) {
-                return; // its predecessor is still between its CAS and its publish; that thread will drain
+            if (r.compareAndSet(slot, there, event)) {
+                return;
             }
-            parked.remove(generation);
-            nextGeneration = generation + 1;
-            deliver(head.getValue());
         }
+    }
+
+    /** After a transition's compare-and-set: its event is in the snapshot; deliver what is ready. */
+    void afterTransition() {
+        signal();
+    }
+
+    /** An event outside the generation order (a late result). */
+    void other(BreakerEvent event) {
+        if (othersQueued.incrementAndGet() > capacity) {
+            othersQueued.decrementAndGet();
+            dropped.increment();
+            return;
+        }
+        others.add(event);
+        signal();
+    }
+
+    long dropped() {
+        return dropped.sum();
+    }
+
+    private AtomicReferenceArray<StateTransition> ring() {
+        AtomicReferenceArray<StateTransition> r = ring.get();
+        if (r == null) {
+            ring.compareAndSet(null, new AtomicReferenceArray<>(mask + 1));
+            r = ring.get();
+        }
+        return r;
+    }
+
+    private void signal() {
+        if (wip.getAndIncrement() == 0) {
+            drain(1, CALLER_BUDGET);
+        }
+    }
+
+    private void drain(int missed, int budget) {
+        try {
+            for (;;) {
+                budget = deliverTransitions(budget);
+                budget = deliverOthers(budget);
+                if (budget <= 0 && pending()) {
+                    handOff(missed);
+                    return;
+                }
+                missed = wip.addAndGet(-missed);
+                if (missed == 0) {
+                    return;
+                }
+            }
+        } catch (Throwable unexpected) { // deliver() lets nothing escape; should anything else fail, the drain lives on
+            handOff(missed);
+        }
+    }
+
+    private boolean pending() {
+        return next <= current.get().generation || !others.isEmpty();
+    }
+
+    /** Passes the elected drain, with its unaccounted arrivals, to the executor. */
+    private void handOff(int missed) {
+        try {
+            executor.execute(() -> drain(missed, EXECUTOR_BUDGET));
+        } catch (Throwable refused) { // nobody can deliver the leftovers now: count them, and step down
+            int left = missed;
+            do {
+                dropAll();
+                left = wip.addAndGet(-left);
+            } while (left != 0);
+        }
+    }
+
+    private void dropAll() {
+        long newest = current.get().generation;
+        if (next <= newest) {
+            dropped.add(newest - next + 1);
+            next = newest + 1;
+        }
+        while (others.poll() != null) {
+            othersQueued.decrementAndGet();
+            dropped.increment();
+        }
+    }
+
+    private int deliverTransitions(int budget) {
+        while (budget > 0) {
+            Snapshot newest = current.get();
+            long g = next;
+            if (g > newest.generation) {
+                return budget;
+            }
+            next = g + 1;
+            StateTransition event = g == newest.generation ? newest.cause : fromRing(g);
+            if (event == null) {
+                dropped.increment(); // overwritten: the ring was lapped while this drainer lagged
+            } else {
+                deliver(event);
+                budget--;
+            }
+        }
+        return budget;
+    }
+
+    /** The event of {@code g}, older than the newest; null when a later generation took its slot. */
+    private StateTransition fromRing(long g) {
+        AtomicReferenceArray<StateTransition> r = ring.get();
+        if (r == null) {
+            return null;
+        }
+        int slot = (int) (g & mask);
+        StateTransition event = r.get(slot);
+        if (event == null || event.generation() != g) {
+            return null;
+        }
+        r.compareAndSet(slot, event, null); // delivered: keep no reference to it
+        return event;
+    }
+
+    private int deliverOthers(int budget) {
+        for (BreakerEvent event; budget > 0 && (event = others.poll()) != null; budget--) {
+            othersQueued.decrementAndGet();
+            deliver(event);
+        }
+        return budget;
     }
 
     private void deliver(BreakerEvent event) {
@@ -85,8 +225,25 @@ final class EventDispatcher {
             try {
                 listener.onEvent(event);
             } catch (Throwable e) { // a listener can change no decision and lose no event for the others
-                LOG.log(System.Logger.Level.WARNING, "listener " + listener + " failed on " + event, e);
+                logFailure(listener, event, e);
             }
+        }
+    }
+
+    private void logFailure(BreakerListener listener, BreakerEvent event, Throwable failure) {
+        try {
+            LOG.log(System.Logger.Level.WARNING, () -> "breaker '" + breakerName + "': listener "
+                    + describe(listener) + " failed on " + event, failure);
+        } catch (Throwable loggingFailed) { // a listener whose toString or exception misbehaves, or a broken logger
+            // nothing more can be said safely; the event still reaches the other listeners
+        }
+    }
+
+    private static String describe(Object listener) {
+        try {
+            return String.valueOf(listener);
+        } catch (Throwable e) {
+            return listener.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(listener));
         }
     }
 }

@@ -1,11 +1,17 @@
 package dev.breaker;
 
 import dev.breaker.spi.Window;
+import dev.breaker.spi.WindowCounts;
 
 /**
  * Everything that decides a breaker's answers, as one immutable value behind one atomic
  * reference: swapping it is the only way the breaker changes, so no reader can pair a state with
  * another state's time. See {@link DefaultCircuitBreaker} for the protocol.
+ *
+ * <p>A snapshot also carries the event of the transition that began its generation
+ * ({@link #cause}), so the event travels with the state it announces: whoever sees the snapshot
+ * can publish it, and a thread that dies between its compare-and-set and its publish strands
+ * nothing (see {@link EventDispatcher}).
  */
 final class Snapshot {
 
@@ -14,6 +20,11 @@ final class Snapshot {
     final long generation;
     /** Ticker reading when this state was entered (for OPEN: when it opened; for HALF_OPEN: when the round began). */
     final long since;
+    /**
+     * False when the ticker failed at the transition, so {@link #since} is only the previous
+     * state's time: an OPEN breaker then starts its cooldown at the first good reading.
+     */
+    final boolean sinceKnown;
     /** OPEN: how long to reject, from {@code since}. */
     final long cooldownNanos;
     /** Times opened since last CLOSED (0 while CLOSED); feeds the half-open policy's cooldown. */
@@ -24,51 +35,71 @@ final class Snapshot {
     final int successes;
     /** HALF_OPEN: probes of the round that failed. */
     final int failures;
-    /** CLOSED: the era's window; otherwise the window of the era that tripped, for metrics. */
+    /** CLOSED: the era's window, which records; otherwise the window of the era that ended (not written). */
     final Window window;
+    /** Not CLOSED: the window's counts when the CLOSED era ended, so metrics explain the state; null while CLOSED. */
+    final WindowCounts frozen;
     /** CLOSED: the permit every call of this generation shares; otherwise null. */
     final Permit closedPermit;
+    /** The event of the transition that began this generation; null for generation 0 or without listeners. */
+    final StateTransition cause;
 
-    private Snapshot(State state, long generation, long since, long cooldownNanos, int opens,
-                     int admitted, int successes, int failures, Window window, Permit closedPermit) {
+    private Snapshot(State state, long generation, long since, boolean sinceKnown, long cooldownNanos, int opens,
+                     int admitted, int successes, int failures, Window window, WindowCounts frozen,
+                     Permit closedPermit, StateTransition cause) {
         this.state = state;
         this.generation = generation;
         this.since = since;
+        this.sinceKnown = sinceKnown;
         this.cooldownNanos = cooldownNanos;
         this.opens = opens;
         this.admitted = admitted;
         this.successes = successes;
         this.failures = failures;
         this.window = window;
+        this.frozen = frozen;
         this.closedPermit = closedPermit;
+        this.cause = cause;
     }
 
-    static Snapshot closed(DefaultCircuitBreaker breaker, long generation, long since, Window fresh) {
-        return new Snapshot(State.CLOSED, generation, since, 0, 0, 0, 0, 0, fresh,
-                new ClosedPermit(breaker, generation));
+    static Snapshot closed(DefaultCircuitBreaker breaker, long generation, long since, boolean sinceKnown,
+                           Window fresh, StateTransition cause) {
+        return new Snapshot(State.CLOSED, generation, since, sinceKnown, 0, 0, 0, 0, 0, fresh, null,
+                new ClosedPermit(breaker, generation), cause);
     }
 
-    static Snapshot open(long generation, long since, long cooldownNanos, int opens, Window window) {
-        return new Snapshot(State.OPEN, generation, since, Math.max(0, cooldownNanos), opens, 0, 0, 0, window, null);
+    static Snapshot open(long generation, long since, boolean sinceKnown, long cooldownNanos, int opens,
+                         Window window, WindowCounts frozen, StateTransition cause) {
+        return new Snapshot(State.OPEN, generation, since, sinceKnown, cooldownNanos, opens, 0, 0, 0, window, frozen,
+                null, cause);
     }
 
     /** A new round whose first permit is already granted to the request that began it. */
-    static Snapshot halfOpen(long generation, long since, int opens, Window window) {
-        return new Snapshot(State.HALF_OPEN, generation, since, 0, opens, 1, 0, 0, window, null);
+    static Snapshot halfOpen(long generation, long since, int opens, Window window, WindowCounts frozen,
+                             StateTransition cause) {
+        return new Snapshot(State.HALF_OPEN, generation, since, true, 0, opens, 1, 0, 0, window, frozen, null, cause);
     }
 
-    static Snapshot isolated(long generation, long since, Window window) {
-        return new Snapshot(State.ISOLATED, generation, since, 0, 0, 0, 0, 0, window, null);
+    static Snapshot isolated(long generation, long since, boolean sinceKnown, Window window, WindowCounts frozen,
+                             StateTransition cause) {
+        return new Snapshot(State.ISOLATED, generation, since, sinceKnown, 0, 0, 0, 0, 0, window, frozen, null, cause);
     }
 
     /** The same round with other probe counts. */
     Snapshot withProbes(int admitted, int successes, int failures) {
-        return new Snapshot(state, generation, since, cooldownNanos, opens, admitted, successes, failures, window, null);
+        return new Snapshot(state, generation, since, sinceKnown, cooldownNanos, opens, admitted, successes, failures,
+                window, frozen, null, cause);
+    }
+
+    /** The same OPEN state, its cooldown now starting at {@code now} (the ticker failed when it opened). */
+    Snapshot startedAt(long now) {
+        return new Snapshot(state, generation, now, true, cooldownNanos, opens, admitted, successes, failures,
+                window, frozen, closedPermit, cause);
     }
 
     @Override
     public String toString() {
-        return state + "@" + generation + "(since=" + since + ", admitted=" + admitted
+        return state + "@" + generation + "(since=" + since + (sinceKnown ? "" : "?") + ", admitted=" + admitted
                 + ", successes=" + successes + ", failures=" + failures + ")";
     }
 }

@@ -57,6 +57,12 @@ final class BreakerModel {
     }
 
     void report(long permitGeneration, Outcome outcome, long now) {
+        if (outcome == Outcome.IGNORED) { // a release carries no outcome: never late, decides nothing
+            if (permitGeneration == generation && state == State.HALF_OPEN) {
+                admitted--;
+            }
+            return;
+        }
         if (permitGeneration != generation) {
             late++;
             return;
@@ -72,8 +78,6 @@ final class BreakerModel {
         // HALF_OPEN: a probe of this round
         if (now - since >= maxHalfOpen) {
             enter(State.OPEN, now);
-        } else if (outcome == Outcome.IGNORED) {
-            admitted--;
         } else if (outcome == Outcome.FAILURE) {
             enter(State.OPEN, now);
         } else if (++successes >= probes) {

@@ -19,7 +19,10 @@ class BuilderTests {
     @Test
     void badSettingsNameTheSettingAndValue() {
         rejects("threshold must be >= 1, was 0", () -> Windows.consecutiveFailures(0));
-        rejects("name must not be blank, was ' '", () -> CircuitBreaker.builder(" "));
+        rejects("name must contain a visible character, was ' '", () -> CircuitBreaker.builder(" "));
+        rejects("name must contain a visible character, was '\\u200B\\u2060'",
+                () -> CircuitBreaker.builder("\u200B\u2060"));
+        rejects("name must not contain control characters, was 'a\\u000Ab'", () -> CircuitBreaker.builder("a\nb"));
         rejects("probes must be >= 1, was 0", () -> CircuitBreaker.builder("b").probes(0));
         rejects("cooldown must be >= 0, was PT-1S", () -> CircuitBreaker.builder("b").cooldown(Duration.ofSeconds(-1)));
         rejects("slowCallThreshold must be > 0, was PT0S",
@@ -81,12 +84,28 @@ class BuilderTests {
     }
 
     @Test
-    void hugeDurationsSaturate() {
-        FakeTicker ticker = new FakeTicker();
+    void durationsLongerThanALongOfNanosAreRefusedEverywhere() {
+        String limit = " must be at most PT2562047H47M16.854775807S (Long.MAX_VALUE nanoseconds, about 292 years), was PT8760000H";
+        Duration tooLong = Duration.ofDays(365L * 1_000);
+        rejects("cooldown" + limit, () -> CircuitBreaker.builder("b").cooldown(tooLong));
+        rejects("slowCallThreshold" + limit, () -> CircuitBreaker.builder("b").slowCallThreshold(tooLong));
+        rejects("maxHalfOpenDuration" + limit, () -> CircuitBreaker.builder("b").maxHalfOpenDuration(tooLong));
+        rejects("cooldown" + limit, () -> HalfOpenPolicies.fixed(tooLong, 1));
+    }
+
+    @Test
+    void theLongestDurationIsAccepted() {
+        FakeTicker ticker = new FakeTicker(Long.MAX_VALUE - 5); // wraps while open
+        Duration longest = Duration.ofNanos(Long.MAX_VALUE);
         CircuitBreaker b = CircuitBreaker.builder("forever").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ofDays(365L * 1_000)).ticker(ticker).build();
+                .cooldown(longest).slowCallThreshold(longest).maxHalfOpenDuration(longest).ticker(ticker).build();
+        b.tryAcquire().onSuccess(Long.MAX_VALUE - 1);
+        assertEquals(0, b.metrics().slowCalls());
         b.tryAcquire().onFailure(0, null);
         ticker.advance(Long.MAX_VALUE - 1);
-        assertTrue(!b.tryAcquire().granted());
+        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> b.run(() -> { }));
+        assertEquals(1, e.retryAfterNanos(), "one nanosecond of the cooldown is left");
+        ticker.advance(1);
+        assertTrue(b.tryAcquire().granted(), "the cooldown ended, exactly");
     }
 }

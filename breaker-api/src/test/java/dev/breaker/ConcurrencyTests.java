@@ -166,7 +166,7 @@ class ConcurrencyTests {
         ConcurrentLinkedQueue<StateTransition> seen = new ConcurrentLinkedQueue<>();
         AtomicInteger inListener = new AtomicInteger();
         AtomicInteger overlaps = new AtomicInteger();
-        CircuitBreaker b = CircuitBreaker.builder("order").ticker(new FakeTicker()).listener(e -> {
+        CircuitBreaker b = CircuitBreaker.builder("order").ticker(new FakeTicker()).eventBacklog(1 << 16).listener(e -> {
             if (inListener.incrementAndGet() > 1) {
                 overlaps.incrementAndGet();
             }
@@ -186,6 +186,8 @@ class ConcurrencyTests {
             return null;
         });
         long generation = b.metrics().generation();
+        Events.awaitDelivered(b, seen::size);
+        assertEquals(0, b.metrics().droppedEvents(), "the backlog held every event");
         assertEquals(generation, seen.size(), "one event per generation");
         long expected = 1;
         State previous = State.CLOSED;

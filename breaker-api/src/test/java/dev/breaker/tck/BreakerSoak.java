@@ -31,8 +31,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * it is isolated and reset now and then, for a bounded time: {@code -Dbreaker.soak.seconds=N}
  * (default 3; the {@code soak} Maven profile sets 120). Invariants checked throughout and at the end:
  * never more than N probe permits held in a round; no probe round begins before its cooldown
- * ends; counters never negative; one transition event per generation, in order, each starting
- * where the previous one ended.
+ * ends; counters never negative; one transition event per generation, delivered in order or
+ * counted as dropped, each delivered one starting where the previous generation's ended.
  */
 public final class BreakerSoak {
 
@@ -52,10 +52,12 @@ public final class BreakerSoak {
     public static void run(WindowFactory window) throws Exception {
         AtomicLong clock = new AtomicLong(Long.MAX_VALUE - 1_000_000_000L); // wraps during the run
         ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
-        List<StateTransition> events = new ArrayList<>(); // the dispatcher calls listeners one at a time
+        // the dispatcher calls listeners one at a time, but maybe on its executor's threads: the test thread reads it too
+        List<StateTransition> events = java.util.Collections.synchronizedList(new ArrayList<>());
         CircuitBreaker b = CircuitBreaker.builder("soak").window(window)
                 .cooldown(Duration.ofNanos(COOLDOWN)).probes(PROBES).maxHalfOpenDuration(Duration.ofNanos(400_000))
                 .ticker(clock::get)
+                .eventBacklog(1 << 20)
                 .listener(e -> {
                     if (e instanceof StateTransition t) {
                         events.add(t);
@@ -126,22 +128,35 @@ public final class BreakerSoak {
         assertTrue(violations.isEmpty(), violations.size() + " violations, first: " + violations.peek());
 
         BreakerMetrics end = b.metrics();
-        assertEquals(end.generation(), events.size(), "one event per generation");
+        long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (events.size() + b.metrics().droppedEvents() < end.generation() && System.nanoTime() < waitUntil) {
+            Thread.sleep(1);
+        }
+        assertEquals(end.generation(), events.size() + b.metrics().droppedEvents(),
+                "one event per generation, delivered or counted as dropped");
         State previous = State.CLOSED;
         long openedAt = 0;
+        long lastGeneration = 0;
         for (int i = 0; i < events.size(); i++) {
             StateTransition t = events.get(i);
-            assertEquals(i + 1, t.generation(), "generation order");
-            assertEquals(previous, t.from(), "event " + t + " starts where the last ended");
+            assertTrue(t.generation() > lastGeneration, "generation order: " + t + " after " + lastGeneration);
+            if (t.generation() == lastGeneration + 1) {
+                assertEquals(previous, t.from(), "event " + t + " starts where the last ended");
+            } else {
+                openedAt = Long.MIN_VALUE; // a dropped event hid when it opened
+            }
+            lastGeneration = t.generation();
             if (t.to() == State.OPEN) {
                 openedAt = t.atNanos();
             }
-            if (t.reason() == TransitionReason.COOLDOWN_ELAPSED) {
+            if (t.reason() == TransitionReason.COOLDOWN_ELAPSED && openedAt != Long.MIN_VALUE) {
                 assertTrue(t.atNanos() - openedAt >= COOLDOWN, "probe round began before the cooldown ended: " + t);
             }
             previous = t.to();
         }
-        assertEquals(end.state(), previous);
+        if (lastGeneration == end.generation()) {
+            assertEquals(end.state(), previous);
+        }
         assertTrue(operations > 10_000, "the soak did work: " + operations + " operations");
         assertTrue(events.stream().anyMatch(t -> t.reason() == TransitionReason.PROBES_SUCCEEDED), "rounds closed");
         assertTrue(events.stream().anyMatch(t -> t.reason() == TransitionReason.HALF_OPEN_TIMEOUT

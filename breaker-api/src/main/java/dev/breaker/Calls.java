@@ -1,0 +1,156 @@
+package dev.breaker;
+
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The synchronous execute API: ask, time (when a slow-call threshold is set), call, settle.
+ *
+ * <p>Settling never depends on the plugins behaving: whatever the ticker or the classifier throws
+ * or answers, the permit is settled exactly once (the outcome recorded, or the permit released),
+ * and then the failure surfaces. When the call itself threw, the call's exception is what the
+ * caller gets, with the plugin's failure suppressed in it; when it returned, the plugin's failure
+ * is thrown in place of the result. Every method checks its arguments before anything else.
+ */
+final class Calls {
+
+    private Calls() {
+    }
+
+    static <T> T call(DefaultCircuitBreaker b, Callable<T> callable) throws Exception {
+        Objects.requireNonNull(callable, "callable");
+        Permit permit = b.acquire(true);
+        long start = start(b, permit);
+        T result;
+        try {
+            result = callable.call();
+        } catch (Throwable t) {
+            settleThrown(b, permit, t, start);
+            throw t;
+        }
+        settleReturned(b, permit, result, start);
+        return result;
+    }
+
+    static <T> T get(DefaultCircuitBreaker b, Supplier<T> supplier) {
+        Objects.requireNonNull(supplier, "supplier");
+        Permit permit = b.acquire(true);
+        long start = start(b, permit);
+        T result;
+        try {
+            result = supplier.get();
+        } catch (Throwable t) {
+            settleThrown(b, permit, t, start);
+            throw t;
+        }
+        settleReturned(b, permit, result, start);
+        return result;
+    }
+
+    static void run(DefaultCircuitBreaker b, Runnable runnable) {
+        Objects.requireNonNull(runnable, "runnable");
+        Permit permit = b.acquire(true);
+        long start = start(b, permit);
+        try {
+            runnable.run();
+        } catch (Throwable t) {
+            settleThrown(b, permit, t, start);
+            throw t;
+        }
+        settleReturned(b, permit, null, start);
+    }
+
+    static <T> T call(DefaultCircuitBreaker b, Callable<T> callable, Function<? super Exception, ? extends T> fallback) {
+        Objects.requireNonNull(callable, "callable");
+        Objects.requireNonNull(fallback, "fallback");
+        try {
+            return call(b, callable);
+        } catch (Exception e) {
+            return fallback.apply(e);
+        }
+    }
+
+    static <T> T get(DefaultCircuitBreaker b, Supplier<T> supplier,
+                     Function<? super RuntimeException, ? extends T> fallback) {
+        Objects.requireNonNull(supplier, "supplier");
+        Objects.requireNonNull(fallback, "fallback");
+        try {
+            return get(b, supplier);
+        } catch (RuntimeException e) {
+            return fallback.apply(e);
+        }
+    }
+
+    static void run(DefaultCircuitBreaker b, Runnable runnable, Consumer<? super RuntimeException> fallback) {
+        Objects.requireNonNull(runnable, "runnable");
+        Objects.requireNonNull(fallback, "fallback");
+        try {
+            run(b, runnable);
+        } catch (RuntimeException e) {
+            fallback.accept(e);
+        }
+    }
+
+    /** The start time of a timed call; a ticker that fails here gives the permit back, and the call is not made. */
+    static long start(DefaultCircuitBreaker b, Permit permit) {
+        if (!b.timed) {
+            return 0;
+        }
+        try {
+            return b.ticker.read();
+        } catch (Throwable t) {
+            try {
+                permit.release();
+            } catch (Throwable r) {
+                t.addSuppressed(r);
+            }
+            DefaultCircuitBreaker.rethrow(t);
+            return 0;
+        }
+    }
+
+    /** The call threw: settle its permit; a plugin's failure on the way is suppressed in the call's exception. */
+    static void settleThrown(DefaultCircuitBreaker b, Permit permit, Throwable thrown, long start) {
+        Throwable failure = settle(b, permit, null, thrown, start);
+        if (failure != null && failure != thrown) {
+            thrown.addSuppressed(failure);
+        }
+    }
+
+    /** The call returned: settle its permit, then surface a plugin's failure, if any. */
+    static void settleReturned(DefaultCircuitBreaker b, Permit permit, Object result, long start) {
+        DefaultCircuitBreaker.rethrow(settle(b, permit, result, null, start));
+    }
+
+    /**
+     * Settles the permit exactly once: an {@link Error} releases it, anything else is classified
+     * and recorded. A ticker that fails at the end of the call leaves the duration unknown (0,
+     * not slow) but the outcome is still recorded.
+     *
+     * @return the plugins' failure, or null
+     */
+    static Throwable settle(DefaultCircuitBreaker b, Permit permit, Object result, Throwable thrown, long start) {
+        long duration = 0;
+        Throwable failure = null;
+        if (b.timed) {
+            try {
+                duration = Math.max(0, b.ticker.read() - start);
+            } catch (Throwable t) {
+                failure = t;
+            }
+        }
+        try {
+            if (thrown instanceof Error) {
+                permit.release();
+            } else {
+                permit.onResult(result, thrown, duration);
+            }
+        } catch (Throwable t) {
+            failure = DefaultCircuitBreaker.combine(failure, t);
+        }
+        return failure;
+    }
+}
