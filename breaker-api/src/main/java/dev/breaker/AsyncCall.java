@@ -116,18 +116,16 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
                 ? t.getCause() : t;
     }
 
-    /** The call's stage completed. */
+    /** The call's stage completed. Unless the caller finished this stage first, settle, then complete. */
     @Override
     public void accept(T result, Throwable thrown) {
-        Throwable cause = thrown == null ? null : unwrap(thrown);
-        Throwable failure = null;
-        if (settled.compareAndSet(false, true)) {
-            if (cause instanceof CancellationException) {
-                failure = releaseQuietly();
-            } else {
-                failure = Calls.settle(breaker, permit, result, cause, start);
-            }
+        if (!settled.compareAndSet(false, true)) {
+            return; // the caller finished this stage first, and owns its completion
         }
+        Throwable cause = thrown == null ? null : unwrap(thrown);
+        Throwable failure = cause instanceof CancellationException
+                ? releaseQuietly()
+                : Calls.settle(breaker, permit, result, cause, start);
         if (cause != null) {
             finish(null, withSuppressed(cause, failure));
         } else if (failure != null) {
@@ -162,58 +160,66 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
     }
 
     // ---------------------------------------------------------------- the caller finishing this stage
+    // Whoever wins {@code settled} settles the permit and completes this stage; the permit is
+    // settled before the stage completes, so a thread woken by the completion sees the outcome.
 
     @Override
     public boolean complete(T value) {
-        boolean done = super.complete(value);
-        if (done) {
-            callerFinished(null, false);
+        if (!callerWins()) {
+            return false;
         }
-        return done;
+        settleForCaller(null, false);
+        return super.complete(value);
     }
 
     @Override
     public boolean completeExceptionally(Throwable ex) {
         Objects.requireNonNull(ex, "ex");
-        boolean done = super.completeExceptionally(ex);
-        if (done) {
-            callerFinished(ex, false);
+        if (!callerWins()) {
+            return false;
         }
-        return done;
+        settleForCaller(ex, false);
+        return super.completeExceptionally(ex);
     }
 
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        boolean cancelled = super.cancel(mayInterruptIfRunning);
-        if (cancelled) {
-            callerFinished(new CancellationException(), mayInterruptIfRunning);
+        if (!callerWins()) {
+            return isCancelled();
         }
-        return cancelled;
+        settleForCaller(new CancellationException(), mayInterruptIfRunning);
+        return super.cancel(mayInterruptIfRunning);
     }
 
     @Override
     public void obtrudeValue(T value) {
+        if (settled.compareAndSet(false, true)) {
+            settleForCaller(null, false);
+        }
         super.obtrudeValue(value);
-        callerFinished(null, false);
     }
 
     @Override
     public void obtrudeException(Throwable ex) {
+        Objects.requireNonNull(ex, "ex");
+        if (settled.compareAndSet(false, true)) {
+            settleForCaller(ex, false);
+        }
         super.obtrudeException(ex);
-        callerFinished(ex, false);
     }
 
-    /** The caller finished this stage; if the call had not, settle the permit for it. */
-    private void callerFinished(Throwable how, boolean interrupt) {
-        if (!settled.compareAndSet(false, true)) {
-            return;
-        }
+    private boolean callerWins() {
+        return !isDone() && settled.compareAndSet(false, true);
+    }
+
+    /** The caller finished this stage before the call did: settle the permit for it. Never throws. */
+    private void settleForCaller(Throwable how, boolean interrupt) {
         Throwable cause = how == null ? null : unwrap(how);
         if (cause instanceof TimeoutException) {
             long duration = 0;
             try {
                 duration = breaker.timed ? Math.max(0, breaker.ticker.read() - start) : 0;
-            } catch (Throwable ignored) { // a failing ticker: the timeout still counts, with the threshold as its length
+            } catch (Throwable ignored) { // a failing ticker: the timeout still counts, slow when a threshold is set
             }
             try {
                 permit.onFailure(breaker.timedOut(duration), cause);

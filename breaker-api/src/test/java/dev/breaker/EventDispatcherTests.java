@@ -1,0 +1,74 @@
+package dev.breaker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.breaker.spi.WindowCounts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 8, point 7: a thread that dies between a transition's compare-and-set and its publish
+ * leaves no gap. Driven by hand, step by step, as the breaker drives the dispatcher.
+ */
+class EventDispatcherTests {
+
+    private final AtomicReference<Snapshot> current = new AtomicReference<>(isolated(0, null));
+    private final List<Long> delivered = new ArrayList<>();
+    private final EventDispatcher dispatcher = new EventDispatcher("d",
+            List.of(e -> delivered.add(e instanceof StateTransition t ? t.generation() : -1L)), current,
+            Runnable::run, 8);
+
+    private static Snapshot isolated(long generation, StateTransition cause) {
+        return Snapshot.isolated(generation, 0, true, null, WindowCounts.empty(), cause);
+    }
+
+    private static StateTransition event(long generation) {
+        return new StateTransition("d", State.ISOLATED, State.ISOLATED, generation, TransitionReason.ISOLATED, 0);
+    }
+
+    /** A transition as the breaker makes it; {@code dies} stops after the CAS, before the publish. */
+    private void transition(boolean dies) {
+        Snapshot from = current.get();
+        Snapshot to = isolated(from.generation + 1, event(from.generation + 1));
+        dispatcher.beforeTransition(from);
+        current.set(to);
+        if (!dies) {
+            dispatcher.afterTransition();
+        }
+    }
+
+    @Test
+    void aPublisherThatDiedIsCoveredByTheNextTransition() {
+        transition(true);
+        transition(false);
+        assertEquals(List.of(1L, 2L), delivered);
+    }
+
+    @Test
+    void severalPublishersInARowThatDiedAreCoveredToo() {
+        transition(true);
+        transition(true);
+        transition(true);
+        transition(false);
+        assertEquals(List.of(1L, 2L, 3L, 4L), delivered);
+    }
+
+    @Test
+    void theNewestGenerationIsTakenFromTheSnapshotByAnyLaterDrain() {
+        transition(true); // nobody transitions after it
+        dispatcher.other(new LateResult("d", 0, 1));
+        assertEquals(List.of(1L, -1L), delivered);
+    }
+
+    @Test
+    void aDrainerThatFellAWholeRingBehindCountsWhatWasOverwritten() {
+        for (int i = 0; i < 20; i++) {
+            transition(true); // nobody drains: the ring of 8 is lapped
+        }
+        transition(false);
+        assertEquals(21, delivered.size() + dispatcher.dropped());
+        assertEquals(List.of(13L, 14L, 15L, 16L, 17L, 18L, 19L, 20L, 21L), delivered, "the ring's 8 and the newest, in the snapshot");
+    }
+}

@@ -1,0 +1,230 @@
+package dev.breaker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 8, points 5 and 6 (SPEC rule 13): a slow or hostile listener holds no caller for long,
+ * the backlog is bounded and counted, nothing is stranded, and a listener that breaks even its
+ * own error report costs nobody anything.
+ */
+class ListenerFaultTests {
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
+    void aSlowListenerHoldsNoCallerForLongAndTheBacklogIsBoundedAndCounted() throws Exception {
+        List<StateTransition> seen = Collections.synchronizedList(new ArrayList<>());
+        CircuitBreaker b = CircuitBreaker.builder("hostage").ticker(new FakeTicker()).eventBacklog(64)
+                .listener(e -> {
+                    sleepQuietly(1);
+                    if (e instanceof StateTransition t) {
+                        seen.add(t);
+                    }
+                })
+                .build();
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread producer = new Thread(() -> {
+            while (!stop.get()) {
+                b.reset();
+            }
+        });
+        producer.start();
+        long worst = 0;
+        try {
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(600);
+            while (System.nanoTime() < until) {
+                long t0 = System.nanoTime();
+                b.reset();
+                worst = Math.max(worst, System.nanoTime() - t0);
+            }
+        } finally {
+            stop.set(true);
+            producer.join(10_000);
+        }
+        // a caller delivers at most CALLER_BUDGET events of 1 ms each; 250 ms leaves room for a busy machine
+        assertTrue(worst < TimeUnit.MILLISECONDS.toNanos(250), "the worst reset() took " + worst / 1_000_000 + " ms");
+        assertTrue(b.metrics().droppedEvents() > 0, "a backlog beyond 64 was dropped, not kept");
+        Events.awaitDelivered(b, seen::size);
+        BreakerMetrics m = b.metrics();
+        assertEquals(m.generation(), seen.size() + m.droppedEvents(), "every event delivered or counted as dropped");
+        long last = 0;
+        synchronized (seen) {
+            for (StateTransition t : seen) {
+                assertTrue(t.generation() > last, "generation order kept: " + t.generation() + " after " + last);
+                last = t.generation();
+            }
+        }
+    }
+
+    @Test
+    void leftoversAreHandedToTheExecutorAndDeliveredWithNoFurtherEvent() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ConcurrentLinkedQueue<Long> delivered = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<String> deliveredOn = new ConcurrentLinkedQueue<>();
+        AtomicInteger handOffs = new AtomicInteger();
+        Executor executor = task -> {
+            handOffs.incrementAndGet();
+            Thread t = new Thread(task, "test-event-executor");
+            t.setDaemon(true);
+            t.start();
+        };
+        CircuitBreaker b = CircuitBreaker.builder("leftovers").ticker(new FakeTicker()).eventExecutor(executor)
+                .listener(e -> {
+                    if (e instanceof StateTransition t) {
+                        if (t.generation() == 1) {
+                            entered.countDown();
+                            try {
+                                release.await(10, TimeUnit.SECONDS);
+                            } catch (InterruptedException ie) {
+                                Thread.currentThread().interrupt();
+                            }
+                        }
+                        delivered.add(t.generation());
+                        deliveredOn.add(Thread.currentThread().getName());
+                    }
+                })
+                .build();
+        Thread first = new Thread(b::reset, "first-caller");
+        first.start();
+        assertTrue(entered.await(5, TimeUnit.SECONDS));
+        for (int i = 0; i < 20; i++) {
+            b.reset(); // returns at once: another thread is delivering
+        }
+        release.countDown();
+        first.join(5_000);
+        assertTrue(!first.isAlive());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (delivered.size() < 21 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        List<Long> order = new ArrayList<>(delivered);
+        assertEquals(21, order.size(), "every event delivered, though nothing happened after the 21st");
+        for (int i = 0; i < order.size(); i++) {
+            assertEquals(i + 1, order.get(i));
+        }
+        List<String> threads = new ArrayList<>(deliveredOn);
+        assertEquals(EventDispatcher.CALLER_BUDGET,
+                threads.stream().filter("first-caller"::equals).count(), "the first caller delivered its share only");
+        assertTrue(handOffs.get() >= 1);
+        assertEquals(0, b.metrics().droppedEvents());
+    }
+
+    @Test
+    void anExecutorThatRefusesTurnsLeftoversIntoDroppedEventsAndDeliveryGoesOn() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicLong delivered = new AtomicLong();
+        CircuitBreaker b = CircuitBreaker.builder("refused").ticker(new FakeTicker())
+                .eventExecutor(task -> {
+                    throw new RejectedExecutionException("shut down");
+                })
+                .listener(e -> {
+                    if (e instanceof StateTransition t && t.generation() == 1) {
+                        entered.countDown();
+                        try {
+                            release.await(10, TimeUnit.SECONDS);
+                        } catch (InterruptedException ie) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    delivered.incrementAndGet();
+                })
+                .build();
+        Thread first = new Thread(b::reset);
+        first.start();
+        assertTrue(entered.await(5, TimeUnit.SECONDS));
+        for (int i = 0; i < 20; i++) {
+            b.reset();
+        }
+        release.countDown();
+        first.join(5_000);
+        assertEquals(21, delivered.get() + b.metrics().droppedEvents(), "delivered or counted, none stranded");
+        assertTrue(b.metrics().droppedEvents() > 0);
+        long before = delivered.get();
+        b.reset();
+        assertEquals(before + 1, delivered.get(), "the dispatcher was not left wedged");
+    }
+
+    @Test
+    void aListenerWhoseToStringThrowsCostsNoProbeAndNoLaterEvent() {
+        FakeTicker ticker = new FakeTicker();
+        BreakerListener hostile = new BreakerListener() {
+            @Override
+            public void onEvent(BreakerEvent event) {
+                throw new IllegalStateException("listener bug");
+            }
+
+            @Override
+            public String toString() {
+                throw new IllegalStateException("toString bug too");
+            }
+        };
+        List<BreakerEvent> heard = new ArrayList<>();
+        CircuitBreaker b = CircuitBreaker.builder("hostile").window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ZERO).ticker(ticker).eventExecutor(Runnable::run)
+                .listener(hostile).listener(heard::add).build();
+        b.tryAcquire().onFailure(0, null);
+        Permit probe = b.tryAcquire(); // this request performs OPEN -> HALF_OPEN and publishes
+        assertTrue(probe.granted(), "the probe granted with the transition reached its caller");
+        assertTrue(probe.isProbe());
+        probe.onSuccess(0);
+        assertEquals(State.CLOSED, b.state());
+        b.reset();
+        assertEquals(4, heard.size(), "every later event still reached the other listener");
+    }
+
+    @Test
+    void aLateResultFloodIsBoundedToo() throws Exception {
+        AtomicLong heard = new AtomicLong();
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CircuitBreaker b = CircuitBreaker.builder("late-flood").ticker(new FakeTicker()).eventBacklog(16)
+                .eventExecutor(Runnable::run)
+                .listener(e -> {
+                    if (e instanceof StateTransition) {
+                        entered.countDown();
+                        try {
+                            release.await(10, TimeUnit.SECONDS);
+                        } catch (InterruptedException ie) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    heard.incrementAndGet();
+                })
+                .build();
+        Permit stale = b.tryAcquire();
+        Thread resetter = new Thread(b::reset);
+        resetter.start();
+        assertTrue(entered.await(5, TimeUnit.SECONDS));
+        for (int i = 0; i < 1_000; i++) {
+            stale.onSuccess(0); // late: its generation ended
+        }
+        release.countDown();
+        resetter.join(5_000);
+        assertEquals(1_000, b.metrics().lateResults());
+        assertEquals(1_001, heard.get() + b.metrics().droppedEvents());
+        assertTrue(b.metrics().droppedEvents() >= 1_000 - 16, "at most 16 late results waited");
+    }
+}
