@@ -31,7 +31,7 @@ public final class HalfOpenPolicies {
 
     /**
      * Finds a policy by name through {@link java.util.ServiceLoader}. Built in: {@code "fixed"}
-     * with settings {@code cooldown} (ISO-8601) and {@code probes}. The {@code breaker-halfopen}
+     * with settings {@code cooldown} (such as {@code PT10S} or {@code 10s}) and {@code probes}. The {@code breaker-halfopen}
      * module adds {@code "exponential"}.
      *
      * @param name     the provider's name

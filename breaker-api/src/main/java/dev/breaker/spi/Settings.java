@@ -1,19 +1,35 @@
 package dev.breaker.spi;
 
+import dev.breaker.internal.Durations;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Text settings given to a provider, read with validation. Every error is an
  * {@link IllegalArgumentException} whose message names the owner, the key and the value, so
  * providers in every module report bad input the same way:
  * {@code window 'count': size must be >= 1, was 0}.
+ *
+ * <p>Values take what a person writes in a properties or YAML file, and nothing else: surrounding
+ * spaces are ignored; integers are ASCII digits with an optional sign ({@code 100}, {@code +5});
+ * numbers are ASCII decimals with an optional exponent ({@code 0.5}, {@code .5}, {@code 5e-1}),
+ * never Java literal suffixes ({@code 0.5f}, {@code 0.5d}), hexadecimal, {@code NaN},
+ * {@code Infinity} or other scripts' digits; rates are numbers or percentages ({@code 0.5},
+ * {@code 50%}); durations are ISO-8601 ({@code PT10S}) or a whole number and a unit
+ * ({@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 2d}; also {@code ns}, {@code us}).
  */
 public final class Settings {
+
+    private static final Pattern INTEGER = Pattern.compile("[+-]?[0-9]+");
+    private static final Pattern NUMBER = Pattern.compile("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+    private static final Pattern SHORT_DURATION = Pattern.compile("([0-9]+)\\s*(ns|us|ms|s|m|h|d)");
 
     private final String owner;
     private final Map<String, String> values;
@@ -74,10 +90,14 @@ public final class Settings {
         if (text == null) {
             value = fallback;
         } else {
+            if (!INTEGER.matcher(text.trim()).matches()) {
+                throw fail(key + " must be an integer, was '" + text + "'");
+            }
             try {
                 value = Integer.parseInt(text.trim());
             } catch (NumberFormatException e) {
-                throw fail(key + " must be an integer, was '" + text + "'");
+                throw fail(key + " must be an integer from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE
+                        + ", was '" + text + "'");
             }
         }
         if (value < min) {
@@ -99,12 +119,14 @@ public final class Settings {
         if (text == null) {
             return fallback;
         }
-        double value;
-        try {
-            value = Double.parseDouble(text.trim());
-        } catch (NumberFormatException e) {
-            throw fail(key + " must be a number, was '" + text + "'");
+        return number(key, text, text.trim());
+    }
+
+    private double number(String key, String text, String trimmed) {
+        if (!NUMBER.matcher(trimmed).matches()) {
+            throw fail(key + " must be a number such as 0.5, was '" + text + "'");
         }
+        double value = Double.parseDouble(trimmed);
         if (!Double.isFinite(value)) {
             throw fail(key + " must be a finite number, was '" + text + "'");
         }
@@ -112,44 +134,101 @@ public final class Settings {
     }
 
     /**
-     * Reads a rate in (0, 1].
+     * Reads a rate in (0, 1], written as a number ({@code 0.5}) or a percentage ({@code 50%}).
      *
      * @param key      the key
      * @param fallback the value when the key is absent
      * @return the value
-     * @throws IllegalArgumentException when the value is not a number in (0, 1]
+     * @throws IllegalArgumentException when the value is not a number or percentage in (0, 1]
      */
     public double rate(String key, double fallback) {
-        double value = doubleValue(key, fallback);
+        String text = values.get(key);
+        double value;
+        if (text == null) {
+            value = fallback;
+        } else {
+            String trimmed = text.trim();
+            if (trimmed.endsWith("%")) {
+                value = number(key, text, trimmed.substring(0, trimmed.length() - 1).trim()) / 100.0;
+            } else {
+                value = number(key, text, trimmed);
+            }
+        }
         if (!(value > 0.0 && value <= 1.0)) {
-            throw fail(key + " must be in (0, 1], was " + (has(key) ? values.get(key) : value));
+            throw fail(key + " must be in (0, 1], was " + (text != null ? text : value));
         }
         return value;
     }
 
     /**
-     * Reads an ISO-8601 duration such as {@code PT10S}.
+     * Reads a duration: ISO-8601 ({@code PT10S}) or a whole number and a unit ({@code 500ms},
+     * {@code 30s}, {@code 5m}, {@code 1h}, {@code 2d}, {@code 100us}, {@code 10ns}).
      *
      * @param key      the key
      * @param fallback the value when the key is absent
-     * @return the value, never negative
-     * @throws IllegalArgumentException when the value does not parse or is negative
+     * @return the value, never negative, at most {@code Long.MAX_VALUE} nanoseconds
+     * @throws IllegalArgumentException when the value does not parse, is negative or is longer
+     *                                  than {@code Long.MAX_VALUE} nanoseconds
      */
     public Duration duration(String key, Duration fallback) {
         String text = values.get(key);
         if (text == null) {
             return fallback;
         }
-        Duration value;
-        try {
-            value = Duration.parse(text.trim());
-        } catch (DateTimeParseException e) {
-            throw fail(key + " must be an ISO-8601 duration such as PT10S, was '" + text + "'");
-        }
+        Duration value = parseDuration(key, text);
         if (value.isNegative()) {
             throw fail(key + " must not be negative, was " + text);
         }
+        try {
+            Durations.nonNegative(key, value);
+        } catch (IllegalArgumentException tooLong) {
+            throw fail(tooLong.getMessage());
+        }
         return value;
+    }
+
+    private Duration parseDuration(String key, String text) {
+        String trimmed = text.trim();
+        Matcher m = SHORT_DURATION.matcher(trimmed);
+        String expected = key + " must be a duration such as PT10S, 500ms, 30s, 5m or 1h, was '" + text + "'";
+        if (m.matches()) {
+            long amount;
+            try {
+                amount = Long.parseLong(m.group(1));
+            } catch (NumberFormatException e) {
+                throw fail(expected);
+            }
+            try {
+                return switch (m.group(2)) {
+                    case "ns" -> Duration.ofNanos(amount);
+                    case "us" -> Duration.ofNanos(Math.multiplyExact(amount, 1_000L));
+                    case "ms" -> Duration.ofMillis(amount);
+                    case "s" -> Duration.ofSeconds(amount);
+                    case "m" -> Duration.ofMinutes(amount);
+                    case "h" -> Duration.ofHours(amount);
+                    default -> Duration.ofDays(amount);
+                };
+            } catch (ArithmeticException e) {
+                throw fail(expected);
+            }
+        }
+        if (!isAscii(trimmed) || !trimmed.toUpperCase(Locale.ROOT).startsWith("P") && !trimmed.startsWith("-")) {
+            throw fail(expected);
+        }
+        try {
+            return Duration.parse(trimmed);
+        } catch (DateTimeParseException e) {
+            throw fail(expected);
+        }
+    }
+
+    private static boolean isAscii(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) > 0x7e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

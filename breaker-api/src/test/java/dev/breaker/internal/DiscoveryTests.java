@@ -57,9 +57,11 @@ class DiscoveryTests {
         assertEquals("window 'consecutive': threshold must be an integer, was 'three'",
                 assertThrows(IllegalArgumentException.class,
                         () -> Windows.named("consecutive", Map.of("threshold", "three"))).getMessage());
-        assertEquals("half-open policy 'fixed': cooldown must be an ISO-8601 duration such as PT10S, was '10s'",
-                assertThrows(IllegalArgumentException.class,
-                        () -> HalfOpenPolicies.named("fixed", Map.of("cooldown", "10s"))).getMessage());
+        assertEquals("half-open policy 'fixed': cooldown must be a duration such as PT10S, 500ms, 30s, 5m or 1h, "
+                + "was '10 secs'", assertThrows(IllegalArgumentException.class,
+                        () -> HalfOpenPolicies.named("fixed", Map.of("cooldown", "10 secs"))).getMessage());
+        assertEquals("fixed(cooldown=PT10S, probes=1)", HalfOpenPolicies.named("fixed", Map.of("cooldown", "10s")).toString(),
+                "a duration as people write it");
         assertEquals("half-open policy 'fixed': cooldown must not be negative, was PT-1S",
                 assertThrows(IllegalArgumentException.class,
                         () -> HalfOpenPolicies.named("fixed", Map.of("cooldown", "PT-1S"))).getMessage());

@@ -79,6 +79,10 @@ public final class TimeWindow {
             if (length.isNegative() || length.isZero()) {
                 throw new IllegalArgumentException("length must be > 0, was " + length);
             }
+            if (length.compareTo(Duration.ofNanos(Long.MAX_VALUE)) > 0) {
+                throw new IllegalArgumentException("length must be at most " + Duration.ofNanos(Long.MAX_VALUE)
+                        + " (Long.MAX_VALUE nanoseconds, about 292 years), was " + length);
+            }
             this.length = length;
             return this;
         }
@@ -104,13 +108,7 @@ public final class TimeWindow {
          * @throws IllegalArgumentException when there are more buckets than nanoseconds in the length
          */
         public WindowFactory build() {
-            long nanos;
-            try {
-                nanos = length.toNanos();
-            } catch (ArithmeticException tooLong) {
-                throw new IllegalArgumentException("length must be at most " + Duration.ofNanos(Long.MAX_VALUE)
-                        + ", was " + length);
-            }
+            long nanos = length.toNanos(); // the setter refused what does not fit
             if (buckets > nanos) {
                 throw new IllegalArgumentException("buckets must be <= length in nanoseconds (" + nanos + "), was "
                         + buckets);

@@ -47,7 +47,7 @@ class TimeWindowTests {
     void namedLookupValidatesEveryKey() {
         assertEquals("time(length=PT10S, buckets=10, failureRateThreshold=0.5, slowCallRateThreshold=1.0,"
                 + " minimumCalls=100)", Windows.named("time", Map.of()).describe());
-        rejects("window 'time': length must be an ISO-8601 duration such as PT10S, was 'ten seconds'",
+        rejects("window 'time': length must be a duration such as PT10S, 500ms, 30s, 5m or 1h, was 'ten seconds'",
                 () -> Windows.named("time", Map.of("length", "ten seconds")));
         rejects("window 'time': buckets must be <= length in nanoseconds (5), was 10",
                 () -> Windows.named("time", Map.of("length", "PT0.000000005S", "buckets", "10")));
