@@ -1,5 +1,6 @@
 package dev.breaker;
 
+import dev.breaker.internal.Names;
 import dev.breaker.spi.HalfOpenPolicy;
 import dev.breaker.spi.Window;
 import dev.breaker.spi.WindowCounts;
@@ -100,10 +101,27 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         this.maxHalfOpenNanos = maxHalfOpenNanos;
         this.rejectionStackTraces = rejectionStackTraces;
         this.trackedPermits = trackedPermits;
-        this.description = windows.describe() + ", " + policy;
-        this.current = new AtomicReference<>(Snapshot.closed(this, 0, ticker.read(), true, windows.create(ticker), null));
+        this.description = Names.describe(windows::describe, windows) + ", " + Names.describe(policy::toString, policy);
+        this.current = new AtomicReference<>(Snapshot.closed(this, 0, ticker.read(), true, newWindow(), null));
         this.events = listeners.isEmpty() ? null
                 : new EventDispatcher(name, listeners, current, eventExecutor, eventBacklog);
+    }
+
+    /** A fresh window from the factory, checked. */
+    private Window newWindow() {
+        Window w = windows.create(ticker);
+        if (w == null) {
+            throw new IllegalStateException("window factory " + description + " returned null from create()");
+        }
+        return w;
+    }
+
+    private WindowCounts counts(Window w) {
+        WindowCounts c = w.counts();
+        if (c == null) {
+            throw new IllegalStateException("window of " + description + " returned null from counts()");
+        }
+        return c;
     }
 
     private static int checkedProbes(HalfOpenPolicy policy) {
@@ -252,7 +270,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         long cooldown = cooldownFor(1, firstCooldownNanos);
         WindowCounts frozen = WindowCounts.empty();
         try {
-            frozen = s.window.counts();
+            frozen = counts(s.window);
         } catch (Throwable t) {
             failure = combine(failure, t);
         }
@@ -304,7 +322,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             try {
                 verdict = decide(successes, failures);
                 if (verdict == HalfOpenPolicy.Verdict.CLOSE) {
-                    fresh = windows.create(ticker);
+                    fresh = newWindow();
                 }
             } catch (Throwable t) { // no verdict can be had: give the slot back, then report the failure
                 releaseProbe(permit.generation);
@@ -413,7 +431,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             WindowCounts frozen = s.frozen;
             if (frozen == null) {
                 try {
-                    frozen = s.window.counts();
+                    frozen = counts(s.window);
                 } catch (Throwable t) {
                     frozen = WindowCounts.empty();
                     failure = combine(failure, t);
@@ -430,7 +448,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
 
     @Override
     public void reset() {
-        Window fresh = windows.create(ticker); // a factory that fails leaves the breaker as it was
+        Window fresh = newWindow(); // a factory that fails leaves the breaker as it was
         long now = 0;
         boolean known = true;
         Throwable failure = null;
@@ -459,7 +477,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     @Override
     public BreakerMetrics metrics() {
         Snapshot s = current.get();
-        WindowCounts c = s.frozen != null ? s.frozen : s.window.counts();
+        WindowCounts c = s.frozen != null ? s.frozen : counts(s.window);
         return new BreakerMetrics(s.state, s.generation, c.calls(), c.failures(), c.slowCalls(),
                 c.failureRate(), c.slowCallRate(), rejected.sum(), late.sum(), duplicates.sum(),
                 s.admitted, s.successes, events == null ? 0 : events.dropped());

@@ -1,5 +1,6 @@
 package dev.breaker;
 
+import dev.breaker.internal.Names;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -130,22 +131,49 @@ final class EventDispatcher {
         }
     }
 
+    /**
+     * Runs the elected drain: delivers up to {@code budget} events, then steps down or hands the
+     * rest to the executor. An executor that runs the task on the spot (a direct executor) is
+     * detected, and the drain goes on in this loop instead of one stack frame deeper per hand-off.
+     */
     private void drain(int missed, int budget) {
+        for (;;) {
+            int handOver = drainSome(missed, budget);
+            if (handOver == 0) {
+                return; // stepped down
+            }
+            HandOff task = new HandOff(handOver);
+            try {
+                executor.execute(task);
+            } catch (Throwable refused) { // nobody can deliver the leftovers now: count them, and step down
+                stepDownDropping(handOver);
+                return;
+            }
+            task.submitted = true;
+            if (!task.ranInline) {
+                return; // the executor has it
+            }
+            missed = handOver;
+            budget = EXECUTOR_BUDGET;
+        }
+    }
+
+    /** @return 0 once stepped down; otherwise the arrivals still unaccounted, to hand over */
+    private int drainSome(int missed, int budget) {
         try {
             for (;;) {
                 budget = deliverTransitions(budget);
                 budget = deliverOthers(budget);
                 if (budget <= 0 && pending()) {
-                    handOff(missed);
-                    return;
+                    return missed;
                 }
                 missed = wip.addAndGet(-missed);
                 if (missed == 0) {
-                    return;
+                    return 0;
                 }
             }
         } catch (Throwable unexpected) { // deliver() lets nothing escape; should anything else fail, the drain lives on
-            handOff(missed);
+            return missed;
         }
     }
 
@@ -153,16 +181,34 @@ final class EventDispatcher {
         return next <= current.get().generation || !others.isEmpty();
     }
 
-    /** Passes the elected drain, with its unaccounted arrivals, to the executor. */
-    private void handOff(int missed) {
-        try {
-            executor.execute(() -> drain(missed, EXECUTOR_BUDGET));
-        } catch (Throwable refused) { // nobody can deliver the leftovers now: count them, and step down
-            int left = missed;
-            do {
-                dropAll();
-                left = wip.addAndGet(-left);
-            } while (left != 0);
+    private void stepDownDropping(int missed) {
+        int left = missed;
+        do {
+            dropAll();
+            left = wip.addAndGet(-left);
+        } while (left != 0);
+    }
+
+    /** The elected drain, passed to the executor with the arrivals it still has to account for. */
+    private final class HandOff implements Runnable {
+        private final int missed;
+        private final Thread submitter = Thread.currentThread();
+        /** Set after {@code execute} returned; a run on the submitter's thread before that is inline. */
+        volatile boolean submitted;
+        /** Written and read only on the submitter's thread, when the executor ran the task inline. */
+        boolean ranInline;
+
+        HandOff(int missed) {
+            this.missed = missed;
+        }
+
+        @Override
+        public void run() {
+            if (!submitted && Thread.currentThread() == submitter) {
+                ranInline = true; // the submitter carries on in its loop
+                return;
+            }
+            drain(missed, EXECUTOR_BUDGET);
         }
     }
 
@@ -233,17 +279,9 @@ final class EventDispatcher {
     private void logFailure(BreakerListener listener, BreakerEvent event, Throwable failure) {
         try {
             LOG.log(System.Logger.Level.WARNING, () -> "breaker '" + breakerName + "': listener "
-                    + describe(listener) + " failed on " + event, failure);
+                    + Names.describe(listener::toString, listener) + " failed on " + event, failure);
         } catch (Throwable loggingFailed) { // a listener whose toString or exception misbehaves, or a broken logger
             // nothing more can be said safely; the event still reaches the other listeners
-        }
-    }
-
-    private static String describe(Object listener) {
-        try {
-            return String.valueOf(listener);
-        } catch (Throwable e) {
-            return listener.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(listener));
         }
     }
 }

@@ -227,4 +227,44 @@ class ListenerFaultTests {
         assertEquals(1_001, heard.get() + b.metrics().droppedEvents());
         assertTrue(b.metrics().droppedEvents() >= 1_000 - 16, "at most 16 late results waited");
     }
+
+    @Test
+    void aDirectExecutorDeliversEverythingOnTheCallerWithoutGrowingTheStack() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicLong delivered = new AtomicLong();
+        CircuitBreaker b = CircuitBreaker.builder("direct").ticker(new FakeTicker()).eventBacklog(1 << 20)
+                .eventExecutor(Runnable::run)
+                .listener(e -> {
+                    if (e instanceof StateTransition t && t.generation() == 1) {
+                        entered.countDown();
+                        try {
+                            release.await(30, TimeUnit.SECONDS);
+                        } catch (InterruptedException ie) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    delivered.incrementAndGet();
+                })
+                .build();
+        AtomicBoolean failed = new AtomicBoolean();
+        Thread first = new Thread(null, () -> {
+            try {
+                b.reset();
+            } catch (Throwable t) {
+                failed.set(true);
+            }
+        }, "first", 256 * 1024);
+        first.start();
+        assertTrue(entered.await(5, TimeUnit.SECONDS));
+        int more = 400_000; // over 6,000 hand-offs of 64 events each
+        for (int i = 0; i < more; i++) {
+            b.reset();
+        }
+        release.countDown();
+        first.join(60_000);
+        assertTrue(!first.isAlive() && !failed.get(), "the first caller finished normally");
+        assertEquals(more + 1, delivered.get(), "all delivered, on the calling thread");
+        assertEquals(0, b.metrics().droppedEvents());
+    }
 }

@@ -327,4 +327,69 @@ class PluginFaultTests {
         windows.current().counts = WindowCounts.empty();
         assertEquals(1, b.metrics().bufferedCalls(), "isolating from CLOSED keeps the era's counts");
     }
+
+    // ---------------------------------------------------------------- relatives: other plugin answers
+
+    @Test
+    void aWindowFactoryThatAnswersNullIsRefusedAtBuildAndCannotWedgeAClosingRound() {
+        IllegalStateException atBuild = assertThrows(IllegalStateException.class, () -> CircuitBreaker.builder("w")
+                .window(new NullAfter(0)).build());
+        assertTrue(atBuild.getMessage().contains("returned null from create()"), atBuild.getMessage());
+
+        CircuitBreaker b = CircuitBreaker.builder("w").window(new NullAfter(1)).cooldown(Duration.ZERO)
+                .ticker(ticker).build();
+        b.tryAcquire().onFailure(0, null);
+        Permit probe = b.tryAcquire();
+        assertThrows(IllegalStateException.class, () -> probe.onSuccess(0));
+        assertEquals(State.HALF_OPEN, b.state(), "it cannot close without a window");
+        assertEquals(0, b.metrics().probesAdmitted(), "but the probe's slot came back");
+        assertThrows(IllegalStateException.class, b::reset);
+        assertEquals(State.HALF_OPEN, b.state(), "a reset that cannot make a window changes nothing");
+    }
+
+    /** Makes {@code good} windows, then answers null. */
+    private static final class NullAfter implements dev.breaker.spi.WindowFactory {
+        private int good;
+
+        NullAfter(int good) {
+            this.good = good;
+        }
+
+        @Override
+        public dev.breaker.spi.Window create(Ticker t) {
+            return good-- > 0 ? Windows.consecutiveFailures(1).create(t) : null;
+        }
+
+        @Override
+        public String describe() {
+            return "null-after";
+        }
+    }
+
+    @Test
+    void pluginsWhoseToStringThrowsStillBuildAndPrint() {
+        HalfOpenPolicy rude = new Policy(1, 0, s -> HalfOpenPolicy.Verdict.CLOSE);
+        CircuitBreaker b = CircuitBreaker.builder("rude").halfOpen(new HalfOpenPolicy() {
+            @Override
+            public int probes() {
+                return 1;
+            }
+
+            @Override
+            public long cooldownNanos(int consecutiveOpens) {
+                return 0;
+            }
+
+            @Override
+            public Verdict decide(int successes, int failures) {
+                return rude.decide(successes, failures);
+            }
+
+            @Override
+            public String toString() {
+                throw new IllegalStateException("toString bug");
+            }
+        }).ticker(ticker).build();
+        assertTrue(b.toString().startsWith("CircuitBreaker[rude, CLOSED, generation 0, consecutive"), b.toString());
+    }
 }

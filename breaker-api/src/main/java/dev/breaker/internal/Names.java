@@ -47,6 +47,23 @@ public final class Names {
                 && type != Character.SURROGATE && type != Character.CONTROL;
     }
 
+    /**
+     * What an object says of itself, or its class and identity when saying so fails: plugins'
+     * {@code toString} and {@code describe} are user code, and a breaker must still build, log and
+     * print.
+     *
+     * @param description produces the description
+     * @param of          the object described, for the fallback
+     * @return the description
+     */
+    public static String describe(java.util.function.Supplier<String> description, Object of) {
+        try {
+            return String.valueOf(description.get());
+        } catch (RuntimeException | LinkageError e) {
+            return of.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(of));
+        }
+    }
+
     /** The name with every non-printable character written as {@code \\uXXXX}, for messages. */
     static String escape(String name) {
         StringBuilder b = new StringBuilder(name.length());
