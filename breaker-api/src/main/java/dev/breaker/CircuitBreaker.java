@@ -26,13 +26,33 @@ public interface CircuitBreaker {
     /**
      * Starts building a breaker.
      *
-     * @param name the breaker's name, not blank; appears in events, metrics and exceptions
-     * @return a builder with the defaults documented on {@link CircuitBreakerBuilder}
+     * @param name the breaker's name, with a visible character and no control character; appears
+     *             in events, metrics and exceptions
+     * @return a builder with the defaults of {@link CircuitBreakerConfig#defaults()}
      * @throws IllegalArgumentException when the name is blank
      */
     static CircuitBreakerBuilder builder(String name) {
-        return new CircuitBreakerBuilder(name);
+        return new CircuitBreakerBuilder(name, CircuitBreakerConfig.defaults());
     }
+
+    /**
+     * Starts building a breaker from a config; the builder may still change any setting.
+     *
+     * @param name   the breaker's name, not blank
+     * @param config the settings to start from
+     * @return a builder
+     * @throws IllegalArgumentException when the name is blank
+     */
+    static CircuitBreakerBuilder builder(String name, CircuitBreakerConfig config) {
+        return new CircuitBreakerBuilder(name, config);
+    }
+
+    /**
+     * The settings this breaker was built from.
+     *
+     * @return the config
+     */
+    CircuitBreakerConfig config();
 
     /**
      * The breaker's name.

@@ -1,8 +1,5 @@
 package dev.breaker;
 
-import dev.breaker.internal.ConsecutiveWindowProvider;
-import dev.breaker.internal.Durations;
-import dev.breaker.internal.FixedHalfOpenPolicyProvider;
 import dev.breaker.internal.Names;
 import dev.breaker.spi.HalfOpenPolicy;
 import dev.breaker.spi.WindowFactory;
@@ -14,20 +11,17 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 
 /**
- * Builds a {@link CircuitBreaker}. Every setter checks its argument at once and names the
- * setting and the value in its exception; a rejected value leaves the builder unchanged.
+ * Builds a {@link CircuitBreaker}: a name, a {@link CircuitBreakerConfig} (every setting that
+ * decides behaviour; the config's setters are repeated here for convenience) and what belongs to
+ * one breaker alone: its ticker, its listeners and how their events are delivered. Every setter
+ * checks its argument at once and names the setting and the value in its exception; a rejected
+ * value leaves the builder unchanged.
  *
  * <table>
- * <caption>Defaults</caption>
+ * <caption>Per-breaker settings and their defaults (the config's are on {@link CircuitBreakerConfig})</caption>
  * <tr><th>setting</th><th>default</th></tr>
- * <tr><td>window</td><td>{@code Windows.consecutiveFailures(5)}</td></tr>
- * <tr><td>cooldown / probes</td><td>60 s / 1 (the fixed half-open policy)</td></tr>
- * <tr><td>maxHalfOpenDuration</td><td>60 s: a round without a decision by then is failed</td></tr>
- * <tr><td>slowCallThreshold</td><td>none: calls are not timed, none is slow</td></tr>
- * <tr><td>classifier</td><td>{@link FailureClassifier#defaults()}</td></tr>
  * <tr><td>ticker</td><td>{@link Ticker#system()}</td></tr>
- * <tr><td>rejectionStackTraces</td><td>false</td></tr>
- * <tr><td>trackedPermits</td><td>false: CLOSED permits are shared, allocation-free</td></tr>
+ * <tr><td>listeners</td><td>none</td></tr>
  * <tr><td>eventExecutor</td><td>{@link ForkJoinPool#commonPool()} (a new daemon thread per hand-off when it has no
  *     parallelism)</td></tr>
  * <tr><td>eventBacklog</td><td>{@value #DEFAULT_EVENT_BACKLOG}</td></tr>
@@ -35,114 +29,120 @@ import java.util.concurrent.ForkJoinPool;
  */
 public final class CircuitBreakerBuilder {
 
-    /** The maximum half-open duration when none is configured. */
-    public static final Duration DEFAULT_MAX_HALF_OPEN = Duration.ofSeconds(60);
     /** How many events may wait for the listeners when none is configured. */
     public static final int DEFAULT_EVENT_BACKLOG = 128;
     /** The most events that may wait for the listeners. */
     public static final int MAX_EVENT_BACKLOG = 1 << 20;
 
     private final String name;
-    private WindowFactory window = Windows.consecutiveFailures(ConsecutiveWindowProvider.DEFAULT_THRESHOLD);
-    private Duration cooldown;
-    private Integer probes;
-    private HalfOpenPolicy halfOpen;
-    /** 0: no threshold. */
-    private long slowCallNanos;
-    private long maxHalfOpenNanos = DEFAULT_MAX_HALF_OPEN.toNanos();
-    private FailureClassifier classifier = FailureClassifier.defaults();
+    private final CircuitBreakerConfig.Builder config;
     private Ticker ticker = Ticker.system();
     private final List<BreakerListener> listeners = new ArrayList<>();
-    private boolean rejectionStackTraces;
-    private boolean trackedPermits;
     private Executor eventExecutor;
     private int eventBacklog = DEFAULT_EVENT_BACKLOG;
 
-    CircuitBreakerBuilder(String name) {
+    CircuitBreakerBuilder(String name, CircuitBreakerConfig config) {
         this.name = Names.check("name", name);
+        this.config = CircuitBreakerConfig.builder(Objects.requireNonNull(config, "config"));
     }
 
     /**
-     * The window that decides when CLOSED trips.
+     * The window that decides when CLOSED trips; see {@link CircuitBreakerConfig.Builder#window}.
      *
      * @param window from {@link Windows} or a window module
      * @return this builder
      */
     public CircuitBreakerBuilder window(WindowFactory window) {
-        this.window = Objects.requireNonNull(window, "window");
+        config.window(window);
         return this;
     }
 
     /**
-     * The fixed cooldown of the default half-open policy. Not combinable with {@link #halfOpen}.
+     * The fixed cooldown of the default half-open policy; see {@link CircuitBreakerConfig.Builder#cooldown}.
      *
      * @param cooldown at least zero
      * @return this builder
      */
     public CircuitBreakerBuilder cooldown(Duration cooldown) {
-        Durations.nonNegative("cooldown", cooldown);
-        this.cooldown = cooldown;
+        config.cooldown(cooldown);
         return this;
     }
 
     /**
-     * Probe permits per half-open round of the default policy. Not combinable with {@link #halfOpen}.
+     * Probe permits per half-open round of the default policy; see {@link CircuitBreakerConfig.Builder#probes}.
      *
      * @param probes at least 1
      * @return this builder
      */
     public CircuitBreakerBuilder probes(int probes) {
-        if (probes < 1) {
-            throw new IllegalArgumentException("probes must be >= 1, was " + probes);
-        }
-        this.probes = probes;
+        config.probes(probes);
         return this;
     }
 
     /**
-     * A half-open policy that replaces the default one (and its cooldown and probes settings).
+     * A half-open policy instead of cooldown and probes; see {@link CircuitBreakerConfig.Builder#halfOpen}.
      *
      * @param policy from {@link HalfOpenPolicies} or a half-open module
      * @return this builder
      */
     public CircuitBreakerBuilder halfOpen(HalfOpenPolicy policy) {
-        this.halfOpen = Objects.requireNonNull(policy, "halfOpen");
+        config.halfOpen(policy);
         return this;
     }
 
     /**
-     * Calls that take at least this long are slow. Setting it makes the execute methods read the
-     * ticker twice per call; a slow probe counts as failed.
+     * Calls at least this long are slow; see {@link CircuitBreakerConfig.Builder#slowCallThreshold}.
      *
      * @param threshold longer than zero
      * @return this builder
      */
     public CircuitBreakerBuilder slowCallThreshold(Duration threshold) {
-        this.slowCallNanos = Durations.positive("slowCallThreshold", threshold);
+        config.slowCallThreshold(threshold);
         return this;
     }
 
     /**
-     * How long a half-open round may go without a decision; on the first request or report after
-     * that the round counts as failed and the breaker opens. Keeps a probe that never reports
-     * from wedging the breaker.
+     * How long a half-open round may go without a decision; see
+     * {@link CircuitBreakerConfig.Builder#maxHalfOpenDuration}.
      *
      * @param max longer than zero
      * @return this builder
      */
     public CircuitBreakerBuilder maxHalfOpenDuration(Duration max) {
-        this.maxHalfOpenNanos = Durations.positive("maxHalfOpenDuration", max);
+        config.maxHalfOpenDuration(max);
         return this;
     }
 
     /**
-     * Which outcomes are failures.
+     * Which outcomes are failures; see {@link CircuitBreakerConfig.Builder#classifier}.
      *
      * @param classifier the classifier
      * @return this builder
      */
     public CircuitBreakerBuilder classifier(FailureClassifier classifier) {
-        this.classifier = Objects.requireNonNull(classifier, "classifier");
+        config.classifier(classifier);
+        return this;
+    }
+
+    /**
+     * Whether rejections fill in a stack trace; see {@link CircuitBreakerConfig.Builder#rejectionStackTraces}.
+     *
+     * @param enabled true to fill in stack traces
+     * @return this builder
+     */
+    public CircuitBreakerBuilder rejectionStackTraces(boolean enabled) {
+        config.rejectionStackTraces(enabled);
+        return this;
+    }
+
+    /**
+     * Whether CLOSED permits are one-shot objects; see {@link CircuitBreakerConfig.Builder#trackedPermits}.
+     *
+     * @param enabled true for one-shot CLOSED permits
+     * @return this builder
+     */
+    public CircuitBreakerBuilder trackedPermits(boolean enabled) {
+        config.trackedPermits(enabled);
         return this;
     }
 
@@ -202,54 +202,15 @@ public final class CircuitBreakerBuilder {
     }
 
     /**
-     * Whether {@link CallNotPermittedException}s fill in a stack trace (default false: cheap
-     * rejection).
-     *
-     * @param enabled true to fill in stack traces
-     * @return this builder
-     */
-    public CircuitBreakerBuilder rejectionStackTraces(boolean enabled) {
-        this.rejectionStackTraces = enabled;
-        return this;
-    }
-
-    /**
-     * Whether each CLOSED permit from {@link CircuitBreaker#tryAcquire()} is an object of its own
-     * (default false). By default the calls of one CLOSED generation share one permit, so the happy
-     * path allocates nothing, and a second report on it cannot be told from another call's report.
-     * Turned on, each permit costs one small object and a second report on it is detected, ignored
-     * and counted in {@link BreakerMetrics#duplicateReports()}. Probe permits are always tracked;
-     * the execute methods never report twice either way.
-     *
-     * @param enabled true for one-shot CLOSED permits
-     * @return this builder
-     */
-    public CircuitBreakerBuilder trackedPermits(boolean enabled) {
-        this.trackedPermits = enabled;
-        return this;
-    }
-
-    /**
      * Builds the breaker, CLOSED, generation 0.
      *
      * @return the breaker
-     * @throws IllegalArgumentException when {@code halfOpen} is combined with {@code cooldown} or
-     *                                  {@code probes}, or the half-open policy answers
-     *                                  {@code probes() < 1} or a negative first cooldown
+     * @throws IllegalArgumentException when the config's settings conflict (see
+     *                                  {@link CircuitBreakerConfig.Builder#build()})
      */
     public CircuitBreaker build() {
-        HalfOpenPolicy policy = halfOpen;
-        if (policy != null && (cooldown != null || probes != null)) {
-            throw new IllegalArgumentException("halfOpen(" + policy + ") sets the cooldown and probes itself; "
-                    + "remove cooldown(" + cooldown + ") and probes(" + probes + ")");
-        }
-        if (policy == null) {
-            policy = HalfOpenPolicies.fixed(cooldown != null ? cooldown : FixedHalfOpenPolicyProvider.DEFAULT_COOLDOWN,
-                    probes != null ? probes : FixedHalfOpenPolicyProvider.DEFAULT_PROBES);
-        }
-        return new DefaultCircuitBreaker(name, window, policy, classifier, ticker, slowCallNanos,
-                maxHalfOpenNanos, rejectionStackTraces, trackedPermits, List.copyOf(listeners),
-                eventExecutor != null ? eventExecutor : defaultEventExecutor(), eventBacklog);
+        return new DefaultCircuitBreaker(name, config.build(), new DefaultCircuitBreaker.Wiring(ticker,
+                List.copyOf(listeners), eventExecutor != null ? eventExecutor : defaultEventExecutor(), eventBacklog));
     }
 
     /** Like {@code CompletableFuture}'s default: the common pool, or a thread per task when it cannot run tasks in parallel. */

@@ -5,6 +5,7 @@ import dev.breaker.spi.HalfOpenPolicy;
 import dev.breaker.spi.Window;
 import dev.breaker.spi.WindowCounts;
 import dev.breaker.spi.WindowFactory;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
@@ -63,6 +64,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private static final System.Logger LOG = System.getLogger("dev.breaker");
 
     private final String name;
+    private final CircuitBreakerConfig config;
     private final WindowFactory windows;
     private final HalfOpenPolicy policy;
     private final int probes;
@@ -84,27 +86,39 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private final LongAdder late = new LongAdder();
     private final LongAdder duplicates = new LongAdder();
 
+    /** What belongs to one breaker alone, beside its config. */
+    record Wiring(Ticker ticker, List<BreakerListener> listeners, Executor eventExecutor, int eventBacklog) {
+    }
+
     @SuppressWarnings("this-escape") // the first CLOSED snapshot's shared permit refers back to this breaker
-    DefaultCircuitBreaker(String name, WindowFactory windows, HalfOpenPolicy policy, FailureClassifier classifier,
-                          Ticker ticker, long slowCallNanos, long maxHalfOpenNanos, boolean rejectionStackTraces,
-                          boolean trackedPermits, List<BreakerListener> listeners, Executor eventExecutor,
-                          int eventBacklog) {
+    DefaultCircuitBreaker(String name, CircuitBreakerConfig config, Wiring wiring) {
         this.name = name;
-        this.windows = windows;
-        this.policy = policy;
+        this.config = config;
+        this.windows = config.window();
+        this.policy = config.halfOpen();
         this.probes = checkedProbes(policy);
         this.firstCooldownNanos = checkedCooldown(policy, 1);
-        this.classifier = classifier;
-        this.ticker = ticker;
-        this.slowCallNanos = slowCallNanos;
+        this.classifier = config.classifier();
+        this.ticker = wiring.ticker();
+        this.slowCallNanos = config.slowCallThreshold().map(Duration::toNanos).orElse(0L);
         this.timed = slowCallNanos > 0;
-        this.maxHalfOpenNanos = maxHalfOpenNanos;
-        this.rejectionStackTraces = rejectionStackTraces;
-        this.trackedPermits = trackedPermits;
+        this.maxHalfOpenNanos = config.maxHalfOpenDuration().toNanos();
+        this.rejectionStackTraces = config.rejectionStackTraces();
+        this.trackedPermits = config.trackedPermits();
         this.description = Names.describe(windows::describe, windows) + ", " + Names.describe(policy::toString, policy);
         this.current = new AtomicReference<>(Snapshot.closed(this, 0, ticker.read(), true, newWindow(), null));
-        this.events = listeners.isEmpty() ? null
-                : new EventDispatcher(name, listeners, current, eventExecutor, eventBacklog);
+        this.events = wiring.listeners().isEmpty() ? null
+                : new EventDispatcher(name, wiring.listeners(), current, wiring.eventExecutor(), wiring.eventBacklog());
+    }
+
+    /**
+     * The config this breaker was built from.
+     *
+     * @return the config
+     */
+    @Override
+    public CircuitBreakerConfig config() {
+        return config;
     }
 
     /** A fresh window from the factory, checked. */

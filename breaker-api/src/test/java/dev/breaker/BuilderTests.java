@@ -78,7 +78,7 @@ class BuilderTests {
         ticker.advance(1);
         assertTrue(b.tryAcquire().granted());
         assertTrue(!b.tryAcquire().granted(), "default probes is 1");
-        ticker.advance(CircuitBreakerBuilder.DEFAULT_MAX_HALF_OPEN.toNanos());
+        ticker.advance(CircuitBreakerConfig.DEFAULT_MAX_HALF_OPEN_DURATION.toNanos());
         b.tryAcquire();
         assertEquals(State.OPEN, b.state(), "default maximum half-open duration is 60 s");
     }

@@ -1,5 +1,6 @@
 package dev.breaker.internal;
 
+import dev.breaker.CircuitBreakerConfig;
 import dev.breaker.spi.Settings;
 import dev.breaker.spi.WindowFactory;
 import dev.breaker.spi.WindowProvider;
@@ -8,9 +9,6 @@ import java.util.Set;
 
 /** Provides the built-in window under the name {@code "consecutive"}; setting {@code threshold} (default 5). */
 public final class ConsecutiveWindowProvider implements WindowProvider {
-
-    /** The default threshold when the setting is absent. */
-    public static final int DEFAULT_THRESHOLD = 5;
 
     /** Makes the provider; called by {@link java.util.ServiceLoader}. */
     public ConsecutiveWindowProvider() {
@@ -29,6 +27,6 @@ public final class ConsecutiveWindowProvider implements WindowProvider {
     @Override
     public WindowFactory create(Map<String, String> settings) {
         Settings s = Settings.of("window 'consecutive'", settings, settingKeys());
-        return ConsecutiveWindow.factory(s.intValue("threshold", DEFAULT_THRESHOLD, 1));
+        return ConsecutiveWindow.factory(s.intValue("threshold", CircuitBreakerConfig.DEFAULT_CONSECUTIVE_FAILURES, 1));
     }
 }

@@ -15,4 +15,9 @@ public enum DefaultClassifier implements FailureClassifier {
         }
         return failure instanceof Error ? Outcome.IGNORED : Outcome.FAILURE;
     }
+
+    @Override
+    public String toString() {
+        return "default";
+    }
 }

@@ -1,19 +1,14 @@
 package dev.breaker.internal;
 
+import dev.breaker.CircuitBreakerConfig;
 import dev.breaker.spi.HalfOpenPolicy;
 import dev.breaker.spi.HalfOpenPolicyProvider;
 import dev.breaker.spi.Settings;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 
 /** Provides the default policy under the name {@code "fixed"}; settings {@code cooldown} (default PT60S), {@code probes} (default 1). */
 public final class FixedHalfOpenPolicyProvider implements HalfOpenPolicyProvider {
-
-    /** The cooldown when none is configured. */
-    public static final Duration DEFAULT_COOLDOWN = Duration.ofSeconds(60);
-    /** The probes per round when none is configured. */
-    public static final int DEFAULT_PROBES = 1;
 
     /** Makes the provider; called by {@link java.util.ServiceLoader}. */
     public FixedHalfOpenPolicyProvider() {
@@ -32,6 +27,7 @@ public final class FixedHalfOpenPolicyProvider implements HalfOpenPolicyProvider
     @Override
     public HalfOpenPolicy create(Map<String, String> settings) {
         Settings s = Settings.of("half-open policy 'fixed'", settings, settingKeys());
-        return FixedHalfOpenPolicy.of(s.duration("cooldown", DEFAULT_COOLDOWN), s.intValue("probes", DEFAULT_PROBES, 1));
+        return FixedHalfOpenPolicy.of(s.duration("cooldown", CircuitBreakerConfig.DEFAULT_COOLDOWN),
+                s.intValue("probes", CircuitBreakerConfig.DEFAULT_PROBES, 1));
     }
 }

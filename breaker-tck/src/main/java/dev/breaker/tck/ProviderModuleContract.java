@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * Pins the descriptor of a provider module (window, half-open, classifier modules): it runs on
  * the module path, exports exactly what it says, uses no service (only the API module does),
  * provides what it says, and ships matching {@code META-INF/services} files for the class path.
- * Shipped in {@code breaker-api}'s test-jar.
+ * Shipped in {@code breaker-tck}.
  */
 public abstract class ProviderModuleContract {
 

@@ -26,9 +26,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A soak of one breaker with a given window, for every window module's tests (shipped in the
- * {@code breaker-api} test-jar). Threads (twice the cores) hammer one breaker with random outcomes while its ticker moves on and
- * it is isolated and reset now and then, for a bounded time: {@code -Dbreaker.soak.seconds=N}
+ * A soak of one breaker with a given window, for every window module's tests. Threads (twice
+ * the cores) hammer one breaker with random outcomes while its ticker moves on and it is
+ * isolated and reset now and then, for a bounded time: {@code -Dbreaker.soak.seconds=N}
  * (default 3; the {@code soak} Maven profile sets 120). Invariants checked throughout and at the end:
  * never more than N probe permits held in a round; no probe round begins before its cooldown
  * ends; counters never negative; one transition event per generation, delivered in order or

@@ -28,7 +28,7 @@ import net.jqwik.api.Example;
 
 /**
  * The contract every {@link Window} keeps, as one abstract test class that each implementation
- * extends (like Micrometer's compatibility kit). Shipped in {@code breaker-api}'s test-jar.
+ * extends (like Micrometer's compatibility kit). Shipped in {@code breaker-tck}.
  *
  * <p>The subclass supplies the factory and its window's rule as a naive oracle over a list of
  * outcomes recorded at one instant; the kit checks the window against the oracle for random

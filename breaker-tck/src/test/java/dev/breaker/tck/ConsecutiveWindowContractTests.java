@@ -1,18 +1,18 @@
-package dev.breaker.internal;
+package dev.breaker.tck;
 
+import dev.breaker.Windows;
 import dev.breaker.spi.WindowCounts;
 import dev.breaker.spi.WindowFactory;
-import dev.breaker.tck.WindowContract;
 import java.util.List;
 
-/** The built-in consecutive window keeps the window contract. */
+/** The built-in consecutive window keeps the window contract (run here: breaker-api cannot depend on the TCK). */
 class ConsecutiveWindowContractTests extends WindowContract {
 
     private static final int THRESHOLD = 4;
 
     @Override
     protected WindowFactory factory() {
-        return ConsecutiveWindow.factory(THRESHOLD);
+        return Windows.consecutiveFailures(THRESHOLD);
     }
 
     private static int tailRun(List<Recorded> outcomes) {

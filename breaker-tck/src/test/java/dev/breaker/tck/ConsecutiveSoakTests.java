@@ -1,10 +1,10 @@
-package dev.breaker;
+package dev.breaker.tck;
 
-import dev.breaker.tck.BreakerSoak;
+import dev.breaker.Windows;
 import org.junit.jupiter.api.Test;
 
 /** The soak with the built-in consecutive window. */
-class SoakTests {
+class ConsecutiveSoakTests {
 
     @Test
     void invariantsHoldUnderLoad() throws Exception {

@@ -1,0 +1,12 @@
+/**
+ * The breaker TCK: contracts that third-party windows and plugins run in their own tests.
+ * Open, so that JUnit Jupiter and jqwik may call the inherited test methods reflectively on the
+ * module path without {@code --add-opens}.
+ */
+open module dev.breaker.tck {
+    requires transitive dev.breaker;
+    requires transitive org.junit.jupiter.api;
+    requires transitive net.jqwik.api;
+
+    exports dev.breaker.tck;
+}
