@@ -15,11 +15,10 @@ import java.util.function.Function;
  */
 public final class Discovery {
 
-    /** Where the providers that are not built in come from, for the error message. */
-    private static final Map<String, String> KNOWN_MODULES = Map.of(
-            "count", "breaker-window-count",
-            "time", "breaker-window-time",
-            "exponential", "breaker-halfopen");
+    /** Where the project's providers that are not built in come from, by kind and then name, for the error message. */
+    private static final Map<String, Map<String, String>> KNOWN_MODULES = Map.of(
+            "window", Map.of("count", "breaker-window-count", "time", "breaker-window-time"),
+            "half-open policy", Map.of("exponential", "breaker-halfopen"));
 
     private Discovery() {
     }
@@ -40,6 +39,21 @@ public final class Discovery {
         return choose(ServiceLoader.load(type), kind, name, nameOf);
     }
 
+    /** Which artifact brings {@code name}, when it is one of the project's, or what kind of plugin it is. */
+    private static String hint(String kind, String name) {
+        String module = KNOWN_MODULES.getOrDefault(kind, Map.of()).get(name);
+        if (module != null) {
+            return "; '" + name + "' comes with " + module + ", which is not on the class or module path";
+        }
+        for (Map.Entry<String, Map<String, String>> other : KNOWN_MODULES.entrySet()) {
+            if (other.getValue().containsKey(name)) {
+                return "; '" + name + "' is a " + other.getKey() + " (from " + other.getValue().get(name)
+                        + "), not a " + kind;
+            }
+        }
+        return "";
+    }
+
     /**
      * Picks the provider named {@code name} among {@code providers}, with the errors of {@link #find}.
      *
@@ -57,11 +71,8 @@ public final class Discovery {
         }
         List<P> found = byName.get(name);
         if (found == null) {
-            String module = KNOWN_MODULES.get(name);
-            String hint = module == null ? "" : "; '" + name + "' comes with " + module
-                    + ", which is not on the class or module path";
             throw new IllegalArgumentException("no " + kind + " named '" + name + "'; found: "
-                    + byName.keySet() + hint);
+                    + byName.keySet() + hint(kind, name));
         }
         if (found.size() > 1) {
             List<String> classes = new ArrayList<>();

@@ -13,6 +13,7 @@ import java.lang.invoke.VarHandle;
  * and skips its write is ordered as if it happened at that read, so every history is one that an
  * interleaving of whole outcomes would give.
  */
+@Helper
 public final class FailureStreak {
 
     private static final VarHandle RUN;

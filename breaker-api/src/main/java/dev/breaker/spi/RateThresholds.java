@@ -13,6 +13,7 @@ package dev.breaker.spi;
  * @param slowCallRateThreshold in (0, 1]
  * @param minimumCalls          at least 1
  */
+@Helper
 public record RateThresholds(double failureRateThreshold, double slowCallRateThreshold, int minimumCalls) {
 
     /** Setting key of the failure-rate threshold. */

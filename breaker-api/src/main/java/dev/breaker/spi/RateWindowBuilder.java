@@ -7,6 +7,7 @@ package dev.breaker.spi;
  *
  * @param <B> the concrete builder, returned by every setter
  */
+@Helper
 public abstract class RateWindowBuilder<B extends RateWindowBuilder<B>> {
 
     private double failureRate = RateThresholds.DEFAULT_FAILURE_RATE;

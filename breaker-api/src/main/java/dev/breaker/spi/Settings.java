@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
  * {@code 50%}); durations are ISO-8601 ({@code PT10S}) or a whole number and a unit
  * ({@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 2d}; also {@code ns}, {@code us}).
  */
+@Helper
 public final class Settings {
 
     private static final Pattern INTEGER = Pattern.compile("[+-]?[0-9]+");

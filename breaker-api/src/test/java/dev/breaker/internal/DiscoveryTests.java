@@ -42,6 +42,15 @@ class DiscoveryTests {
                 () -> Windows.named("count", Map.of("size", "100")));
         assertEquals("no window named 'count'; found: [consecutive]; 'count' comes with breaker-window-count,"
                 + " which is not on the class or module path", e.getMessage());
+        assertEquals("no half-open policy named 'exponential'; found: [fixed]; 'exponential' comes with "
+                + "breaker-halfopen, which is not on the class or module path", assertThrows(IllegalArgumentException.class,
+                        () -> HalfOpenPolicies.named("exponential", Map.of())).getMessage());
+        assertEquals("no window named 'exponential'; found: [consecutive]; 'exponential' is a half-open policy "
+                + "(from breaker-halfopen), not a window", assertThrows(IllegalArgumentException.class,
+                        () -> Windows.named("exponential", Map.of())).getMessage(), "the hint is keyed by kind and name");
+        assertEquals("no half-open policy named 'count'; found: [fixed]; 'count' is a window (from breaker-window-count), "
+                + "not a half-open policy", assertThrows(IllegalArgumentException.class,
+                        () -> HalfOpenPolicies.named("count", Map.of())).getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> HalfOpenPolicies.named("sometimes", Map.of()));
         assertEquals("no half-open policy named 'sometimes'; found: [fixed]", e.getMessage());
     }
