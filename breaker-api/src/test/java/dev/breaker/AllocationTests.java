@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * after a warm-up, over many calls; a single allocated object per call would show as at least
  * 16 bytes per call. Runs in the class-path execution, where {@code com.sun.management} is readable.
  */
+@Tag("class-path")
 class AllocationTests {
 
     private static final int CALLS = 200_000;

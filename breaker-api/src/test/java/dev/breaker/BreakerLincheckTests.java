@@ -18,6 +18,7 @@ import org.jetbrains.kotlinx.lincheck.annotations.Param;
 import org.jetbrains.kotlinx.lincheck.paramgen.IntGen;
 import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions;
 import org.jetbrains.kotlinx.lincheck.strategy.stress.StressOptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * is bounded; {@code -Dbreaker.lincheck.scale=N} multiplies the iterations (the {@code soak} Maven
  * profile sets 10).
  */
+@Tag("class-path") // Lincheck instruments classes; it runs on the plain class path
 @Param(name = "nanos", gen = IntGen.class, conf = "0:4")
 public class BreakerLincheckTests {
 

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The same jar on the plain class path (a separate Surefire execution with the module path off):
  * no descriptor is in force, so the providers must come from {@code META-INF/services}.
  */
+@Tag("class-path")
 class ClassPathLayoutTests {
 
     @Test

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.breaker.Windows;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** On the plain class path the provider is found through META-INF/services. */
+@Tag("class-path")
 class ClassPathLayoutTests {
 
     @Test
