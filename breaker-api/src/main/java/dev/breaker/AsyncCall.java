@@ -3,9 +3,7 @@ package dev.breaker;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,7 +19,9 @@ import java.util.function.Supplier;
  *
  * <ul>
  * <li>The call's stage completed: its outcome is classified and recorded (the classifier sees
- *     the cause of a {@link CompletionException}); a cancelled call's stage releases the permit.
+ *     the cause under {@link java.util.concurrent.CompletionException} and
+ *     {@link java.util.concurrent.ExecutionException} wrappers); a call's stage that ends
+ *     cancelled or interrupted releases the permit (the caller gave up).
  *     Then this stage completes with the call's result, or its failure (through the fallback,
  *     when there is one). A ticker or classifier that fails on the way still settles the permit
  *     and still completes this stage: with the call's exception (the plugin's failure
@@ -74,15 +74,17 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
         CompletionStage<T> stage;
         try {
             stage = supplier.get();
-            if (stage == null) {
-                throw new NullPointerException("callAsync supplier returned null");
-            }
         } catch (Throwable t) {
-            Throwable failure = Calls.settle(breaker, permit, null, t, start);
+            Throwable failure = Calls.settle(breaker, permit, null, t, start, true);
             if (t instanceof Error) {
                 throw t;
             }
-            return failed(withSuppressed(t, failure), fallback);
+            return failed(withSuppressed(Causes.unwrap(t), failure), fallback);
+        }
+        if (stage == null) { // a bug in the caller's code, not an answer of the dependency: no outcome
+            Throwable failure = releaseQuietly(permit);
+            return failed(withSuppressed(new NullPointerException("callAsync supplier returned null"), failure),
+                    fallback);
         }
         call.source = stage;
         try {
@@ -111,21 +113,16 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
         return main;
     }
 
-    static Throwable unwrap(Throwable t) {
-        return (t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null
-                ? t.getCause() : t;
-    }
-
     /** The call's stage completed. Unless the caller finished this stage first, settle, then complete. */
     @Override
     public void accept(T result, Throwable thrown) {
         if (!settled.compareAndSet(false, true)) {
             return; // the caller finished this stage first, and owns its completion
         }
-        Throwable cause = thrown == null ? null : unwrap(thrown);
-        Throwable failure = cause instanceof CancellationException
-                ? releaseQuietly()
-                : Calls.settle(breaker, permit, result, cause, start);
+        Throwable cause = thrown == null ? null : Causes.unwrap(thrown);
+        Throwable failure = Causes.gaveUp(cause)
+                ? releaseQuietly(permit)
+                : Calls.settle(breaker, permit, result, cause, start, false);
         if (cause != null) {
             finish(null, withSuppressed(cause, failure));
         } else if (failure != null) {
@@ -135,7 +132,7 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
         }
     }
 
-    private Throwable releaseQuietly() {
+    private static Throwable releaseQuietly(Permit permit) {
         try {
             permit.release();
             return null;
@@ -168,8 +165,12 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
         if (!callerWins()) {
             return false;
         }
-        settleForCaller(null, false);
-        return super.complete(value);
+        try {
+            settleForCaller(null, false);
+        } finally {
+            super.complete(value);
+        }
+        return true;
     }
 
     @Override
@@ -178,8 +179,12 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
         if (!callerWins()) {
             return false;
         }
-        settleForCaller(ex, false);
-        return super.completeExceptionally(ex);
+        try {
+            settleForCaller(ex, false);
+        } finally {
+            super.completeExceptionally(ex);
+        }
+        return true;
     }
 
     @Override
@@ -187,25 +192,58 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
         if (!callerWins()) {
             return isCancelled();
         }
-        settleForCaller(new CancellationException(), mayInterruptIfRunning);
-        return super.cancel(mayInterruptIfRunning);
+        try {
+            settleForCaller(new CancellationException(), mayInterruptIfRunning);
+        } finally {
+            super.cancel(mayInterruptIfRunning);
+        }
+        return true;
     }
 
     @Override
     public void obtrudeValue(T value) {
-        if (settled.compareAndSet(false, true)) {
-            settleForCaller(null, false);
+        try {
+            if (settled.compareAndSet(false, true)) {
+                settleForCaller(null, false);
+            }
+        } finally {
+            super.obtrudeValue(value);
         }
-        super.obtrudeValue(value);
     }
 
     @Override
     public void obtrudeException(Throwable ex) {
         Objects.requireNonNull(ex, "ex");
-        if (settled.compareAndSet(false, true)) {
-            settleForCaller(ex, false);
+        try {
+            if (settled.compareAndSet(false, true)) {
+                settleForCaller(ex, false);
+            }
+        } finally {
+            super.obtrudeException(ex);
         }
-        super.obtrudeException(ex);
+    }
+
+    /** The JDK completes through internals that bypass {@link #complete}; route the caller's value through it. */
+    @Override
+    public CompletableFuture<T> completeAsync(Supplier<? extends T> supplier, java.util.concurrent.Executor executor) {
+        Objects.requireNonNull(supplier, "supplier");
+        Objects.requireNonNull(executor, "executor");
+        executor.execute(() -> {
+            T value;
+            try {
+                value = supplier.get();
+            } catch (Throwable t) {
+                completeExceptionally(t);
+                return;
+            }
+            complete(value);
+        });
+        return this;
+    }
+
+    @Override
+    public CompletableFuture<T> completeAsync(Supplier<? extends T> supplier) {
+        return completeAsync(supplier, defaultExecutor());
     }
 
     private boolean callerWins() {
@@ -214,7 +252,7 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
 
     /** The caller finished this stage before the call did: settle the permit for it. Never throws. */
     private void settleForCaller(Throwable how, boolean interrupt) {
-        Throwable cause = how == null ? null : unwrap(how);
+        Throwable cause = how == null ? null : Causes.unwrap(how);
         if (cause instanceof TimeoutException) {
             long duration = 0;
             try {
@@ -227,7 +265,7 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
             }
             cancelSource(false);
         } else {
-            releaseQuietly();
+            releaseQuietly(permit);
             if (cause instanceof CancellationException) {
                 cancelSource(interrupt);
             }
@@ -239,7 +277,7 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
         if (s instanceof Future<?> f) {
             try {
                 f.cancel(interrupt);
-            } catch (RuntimeException unsupported) { // a minimalCompletionStage, or a stage that refuses: let it run
+            } catch (Throwable refused) { // a minimalCompletionStage, or a stage that refuses however it likes: let it run
             }
         }
     }

@@ -29,7 +29,7 @@ public final class CallNotPermittedException extends RuntimeException {
      * @throws IllegalArgumentException when {@code retryAfterNanos} is below -1
      */
     public CallNotPermittedException(String breakerName, State state, long retryAfterNanos, boolean stackTrace) {
-        super(null, null, false, stackTrace);
+        super(null, null, true, stackTrace); // suppression on: a failure on the way may ride along
         if (retryAfterNanos < -1) {
             throw new IllegalArgumentException("retryAfterNanos must be >= -1, was " + retryAfterNanos);
         }

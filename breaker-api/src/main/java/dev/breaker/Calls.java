@@ -28,7 +28,7 @@ final class Calls {
         try {
             result = callable.call();
         } catch (Throwable t) {
-            settleThrown(b, permit, t, start);
+            settleThrown(b, permit, t, start, true);
             throw t;
         }
         settleReturned(b, permit, result, start);
@@ -43,7 +43,7 @@ final class Calls {
         try {
             result = supplier.get();
         } catch (Throwable t) {
-            settleThrown(b, permit, t, start);
+            settleThrown(b, permit, t, start, true);
             throw t;
         }
         settleReturned(b, permit, result, start);
@@ -57,7 +57,7 @@ final class Calls {
         try {
             runnable.run();
         } catch (Throwable t) {
-            settleThrown(b, permit, t, start);
+            settleThrown(b, permit, t, start, true);
             throw t;
         }
         settleReturned(b, permit, null, start);
@@ -112,9 +112,16 @@ final class Calls {
         }
     }
 
-    /** The call threw: settle its permit; a plugin's failure on the way is suppressed in the call's exception. */
-    static void settleThrown(DefaultCircuitBreaker b, Permit permit, Throwable thrown, long start) {
-        Throwable failure = settle(b, permit, null, thrown, start);
+    /**
+     * The call threw: settle its permit; a plugin's failure on the way is suppressed in the call's
+     * exception.
+     *
+     * @param onCallersThread whether the call ran on this thread, so that its interrupt flag tells
+     *                        whether the caller gave up
+     */
+    static void settleThrown(DefaultCircuitBreaker b, Permit permit, Throwable thrown, long start,
+                             boolean onCallersThread) {
+        Throwable failure = settle(b, permit, null, thrown, start, onCallersThread);
         if (failure != null && failure != thrown) {
             thrown.addSuppressed(failure);
         }
@@ -122,17 +129,22 @@ final class Calls {
 
     /** The call returned: settle its permit, then surface a plugin's failure, if any. */
     static void settleReturned(DefaultCircuitBreaker b, Permit permit, Object result, long start) {
-        DefaultCircuitBreaker.rethrow(settle(b, permit, result, null, start));
+        DefaultCircuitBreaker.rethrow(settle(b, permit, result, null, start, false));
     }
 
     /**
-     * Settles the permit exactly once: an {@link Error} releases it, anything else is classified
-     * and recorded. A ticker that fails at the end of the call leaves the duration unknown (0,
-     * not slow) but the outcome is still recorded.
+     * Settles the permit exactly once (SPEC rule 10). A call that returned is classified by its
+     * result, whatever the thread's interrupt flag. A call that threw is released with no outcome
+     * when the exception (under any future or stage wrapper) is an {@link Error}, a cancellation
+     * or an interruption, or when it threw on the caller's thread while that thread was
+     * interrupted (the caller gave up; the flag is left as it is); anything else is classified on
+     * its cause and recorded. A ticker that fails at the end of the call leaves the duration
+     * unknown (0, not slow) but the outcome is still recorded.
      *
      * @return the plugins' failure, or null
      */
-    static Throwable settle(DefaultCircuitBreaker b, Permit permit, Object result, Throwable thrown, long start) {
+    static Throwable settle(DefaultCircuitBreaker b, Permit permit, Object result, Throwable thrown, long start,
+                            boolean onCallersThread) {
         long duration = 0;
         Throwable failure = null;
         if (b.timed) {
@@ -143,7 +155,8 @@ final class Calls {
             }
         }
         try {
-            if (thrown instanceof Error) {
+            if (thrown != null && (onCallersThread && Thread.currentThread().isInterrupted()
+                    || thrown instanceof Error || Causes.gaveUp(Causes.unwrap(thrown)))) {
                 permit.release();
             } else {
                 permit.onResult(result, thrown, duration);

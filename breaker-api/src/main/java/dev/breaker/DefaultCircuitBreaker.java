@@ -200,7 +200,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                 if (elapsed < s.cooldownNanos) {
                     return reject(RejectedPermit.OPEN, throwing, s.cooldownNanos - elapsed);
                 }
-                Snapshot next = Snapshot.halfOpen(s.generation + 1, now, s.opens, s.window, s.frozen,
+                Snapshot next = Snapshot.halfOpen(s.generation + 1, now, s.cooldownNanos, s.opens, s.window, s.frozen,
                         event(s, State.HALF_OPEN, TransitionReason.COOLDOWN_ELAPSED, now));
                 if (transition(s, next)) {
                     return new ProbePermit(this, next.generation);
@@ -233,12 +233,17 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
 
     // ---------------------------------------------------------------- outcomes
 
-    /** The classifier's verdict; an {@link Error} is never shown to it. Throws (naming the classifier) on a null answer. */
+    /**
+     * The classifier's verdict on the unwrapped cause (SPEC rule 10). An {@link Error}, a
+     * cancellation and an interruption are never shown to it: they release the permit. Throws
+     * (naming the classifier) on a null answer.
+     */
     Outcome classify(Object result, Throwable failure) {
-        if (failure instanceof Error) {
+        Throwable cause = failure == null ? null : Causes.unwrap(failure);
+        if (cause instanceof Error || Causes.gaveUp(cause)) {
             return Outcome.IGNORED;
         }
-        Outcome outcome = classifier.classify(result, failure);
+        Outcome outcome = classifier.classify(result, cause);
         if (outcome == null) {
             throw new IllegalStateException("classifier " + classifier + " returned null for result " + result
                     + " and exception " + failure);
@@ -401,7 +406,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private long cooldownFor(int opens, long fallback) {
         try {
             return checkedCooldown(policy, opens);
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // an Error too: the opening was decided and must happen
             LOG.log(System.Logger.Level.WARNING, () -> "breaker '" + name + "': half-open policy failed on opening "
                     + opens + "; using the cooldown " + fallback + " ns", e);
             return fallback;

@@ -32,14 +32,17 @@ import java.util.concurrent.atomic.LongAdder;
  * resubmits itself while work remains. Without a user's executor that is
  * {@link java.util.concurrent.ForkJoinPool#commonPool()} (a new daemon thread per hand-off when
  * the pool has no parallelism), so a leftover is delivered within a bounded time even if the
- * breaker never publishes again. An executor that refuses the task turns the leftovers into
- * dropped events.
+ * breaker never publishes again. An executor that refuses the task (throws) turns the leftovers
+ * into dropped events; one that accepts it and never runs it (a discard policy) only delays them
+ * until the next event, whose publisher takes the unclaimed drain over.
  *
- * <p><b>Bounds.</b> At most {@code capacity} transitions may wait in the ring and at most
- * {@code capacity} other events in the queue; beyond that events are dropped and counted in
- * {@link BreakerMetrics#droppedEvents()}. {@code next} is touched only by the elected drainer;
- * the counter's atomic updates, and the executor's hand-off, order one drainer's writes before
- * the next one's reads.
+ * <p><b>Bounds.</b> At most {@code capacity} transitions wait (the newest ones: older ones are
+ * dropped when the drainer comes to them) and at most {@code capacity} other events (new ones are
+ * dropped when the queue is full); every drop is counted in {@link BreakerMetrics#droppedEvents()}.
+ *
+ * <p><b>Memory order.</b> {@code next} is touched only by the elected drainer; the counter's atomic
+ * updates, a hand-off's claim, and the executor's hand-off order one drainer's writes before the
+ * next one's reads.
  */
 final class EventDispatcher {
 
@@ -63,6 +66,8 @@ final class EventDispatcher {
     private final LongAdder dropped = new LongAdder();
     /** The next generation to deliver; only the elected drainer reads or writes it. */
     private long next = 1;
+    /** The last drain handed to the executor; a publisher may claim it if the executor has not. */
+    private volatile HandOff pending;
 
     /**
      * @param capacity at least 1; rounded up to a power of two for the ring
@@ -128,6 +133,11 @@ final class EventDispatcher {
     private void signal() {
         if (wip.getAndIncrement() == 0) {
             drain(1, CALLER_BUDGET);
+            return;
+        }
+        HandOff waiting = pending;
+        if (waiting != null && waiting.claim()) { // handed to the executor, which has not run it: take the drain over
+            drain(waiting.missed, CALLER_BUDGET);
         }
     }
 
@@ -143,15 +153,18 @@ final class EventDispatcher {
                 return; // stepped down
             }
             HandOff task = new HandOff(handOver);
+            pending = task;
             try {
                 executor.execute(task);
             } catch (Throwable refused) { // nobody can deliver the leftovers now: count them, and step down
-                stepDownDropping(handOver);
+                if (task.claim()) {
+                    stepDownDropping(handOver);
+                }
                 return;
             }
             task.submitted = true;
-            if (!task.ranInline) {
-                return; // the executor has it
+            if (!task.ranInline || !task.claim()) {
+                return; // the executor has it, or a publisher took it over
             }
             missed = handOver;
             budget = EXECUTOR_BUDGET;
@@ -189,9 +202,15 @@ final class EventDispatcher {
         } while (left != 0);
     }
 
-    /** The elected drain, passed to the executor with the arrivals it still has to account for. */
+    /**
+     * The elected drain, passed to the executor with the arrivals it still has to account for.
+     * Whoever claims it first carries the drain on: the executor's thread, or a publisher that
+     * finds it still unclaimed (so an executor that accepts tasks and silently discards them, a
+     * {@code DiscardPolicy}, delays the leftovers only until the next event).
+     */
     private final class HandOff implements Runnable {
-        private final int missed;
+        private final java.util.concurrent.atomic.AtomicBoolean claimed = new java.util.concurrent.atomic.AtomicBoolean();
+        final int missed;
         private final Thread submitter = Thread.currentThread();
         /** Set after {@code execute} returned; a run on the submitter's thread before that is inline. */
         volatile boolean submitted;
@@ -202,13 +221,19 @@ final class EventDispatcher {
             this.missed = missed;
         }
 
+        boolean claim() {
+            return claimed.compareAndSet(false, true);
+        }
+
         @Override
         public void run() {
             if (!submitted && Thread.currentThread() == submitter) {
                 ranInline = true; // the submitter carries on in its loop
                 return;
             }
-            drain(missed, EXECUTOR_BUDGET);
+            if (claim()) {
+                drain(missed, EXECUTOR_BUDGET);
+            }
         }
     }
 
@@ -230,6 +255,12 @@ final class EventDispatcher {
             long g = next;
             if (g > newest.generation) {
                 return budget;
+            }
+            long oldestKept = newest.generation - capacity + 1;
+            if (g < oldestKept) { // more than the backlog waits: the oldest go
+                dropped.add(oldestKept - g);
+                next = oldestKept;
+                continue;
             }
             next = g + 1;
             StateTransition event = g == newest.generation ? newest.cause : fromRing(g);

@@ -40,9 +40,10 @@ abstract class GrantedPermit implements Permit {
         Outcome outcome;
         try {
             outcome = breaker.classify(result, failure);
-        } catch (RuntimeException | Error classifierFailed) {
+        } catch (Throwable classifierFailed) { // anything, checked ones thrown sneakily included: the slot comes back
             release();
-            throw classifierFailed;
+            DefaultCircuitBreaker.rethrow(classifierFailed);
+            return;
         }
         record(outcome, durationNanos);
     }

@@ -25,7 +25,7 @@ final class Snapshot {
      * state's time: an OPEN breaker then starts its cooldown at the first good reading.
      */
     final boolean sinceKnown;
-    /** OPEN: how long to reject, from {@code since}. */
+    /** OPEN: how long to reject, from {@code since}; HALF_OPEN: the cooldown of the opening before (a fallback for a failing policy). */
     final long cooldownNanos;
     /** Times opened since last CLOSED (0 while CLOSED); feeds the half-open policy's cooldown. */
     final int opens;
@@ -75,9 +75,10 @@ final class Snapshot {
     }
 
     /** A new round whose first permit is already granted to the request that began it. */
-    static Snapshot halfOpen(long generation, long since, int opens, Window window, WindowCounts frozen,
-                             StateTransition cause) {
-        return new Snapshot(State.HALF_OPEN, generation, since, true, 0, opens, 1, 0, 0, window, frozen, null, cause);
+    static Snapshot halfOpen(long generation, long since, long lastCooldownNanos, int opens, Window window,
+                             WindowCounts frozen, StateTransition cause) {
+        return new Snapshot(State.HALF_OPEN, generation, since, true, lastCooldownNanos, opens, 1, 0, 0, window, frozen,
+                null, cause);
     }
 
     static Snapshot isolated(long generation, long since, boolean sinceKnown, Window window, WindowCounts frozen,

@@ -284,4 +284,50 @@ class AsyncFaultTests {
             g.join();
         });
     }
+
+    // ---------------------------------------------------------------- found by review: hostile stages
+
+    /** A source whose cancel throws an Error. */
+    private static CompletableFuture<String> uncancellable() {
+        return new CompletableFuture<>() {
+            @Override
+            public boolean cancel(boolean mayInterrupt) {
+                throw new AssertionError("cancel unsupported");
+            }
+        };
+    }
+
+    @Test
+    void aSourceWhoseCancelThrowsStillLetsTheStageComplete() throws Exception {
+        FakeTicker ticker = new FakeTicker();
+        CircuitBreaker b = breaker(State.CLOSED, FailureClassifier.defaults(), ticker);
+        CompletableFuture<String> cancelled = b.callAsync(AsyncFaultTests::uncancellable).toCompletableFuture();
+        assertTrue(cancelled.cancel(true));
+        assertTrue(cancelled.isCancelled());
+        CompletableFuture<String> timedOut = b.callAsync(AsyncFaultTests::uncancellable).toCompletableFuture()
+                .orTimeout(5, TimeUnit.MILLISECONDS);
+        assertInstanceOf(TimeoutException.class, assertThrows(CompletionException.class, timedOut::join).getCause());
+    }
+
+    @Test
+    void aCallersCompleteAsyncReleasesThePermit() throws Exception {
+        FakeTicker ticker = new FakeTicker();
+        CircuitBreaker b = breaker(State.HALF_OPEN, FailureClassifier.defaults(), ticker);
+        CompletableFuture<String> source = new CompletableFuture<>();
+        CompletableFuture<String> f = b.callAsync(() -> source).toCompletableFuture();
+        assertEquals("caller's value", f.completeAsync(() -> "caller's value").get(5, TimeUnit.SECONDS));
+        assertEquals(0, b.metrics().probesAdmitted(), "a caller's value releases the permit");
+        source.complete("late");
+        assertEquals(State.HALF_OPEN, b.state());
+    }
+
+    @Test
+    void aSupplierThatReturnsNullIsABugNotAFailure() {
+        FakeTicker ticker = new FakeTicker();
+        CircuitBreaker b = breaker(State.HALF_OPEN, FailureClassifier.defaults(), ticker);
+        CompletableFuture<String> f = b.callAsync(() -> (CompletionStage<String>) null).toCompletableFuture();
+        assertInstanceOf(NullPointerException.class, assertThrows(CompletionException.class, f::join).getCause());
+        assertEquals(State.HALF_OPEN, b.state(), "nothing recorded");
+        assertEquals(0, b.metrics().probesAdmitted(), "the permit was released");
+    }
 }

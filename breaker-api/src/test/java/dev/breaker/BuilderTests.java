@@ -108,4 +108,27 @@ class BuilderTests {
         ticker.advance(1);
         assertTrue(b.tryAcquire().granted(), "the cooldown ended, exactly");
     }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"\u3164", "\u2800", "\uFFA0", "\u115F\u1160", "\u034F",
+        "\uFE0F", " \u200B ", "\u00A0"})
+    void namesThatShowNothingAreRefused(String name) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CircuitBreaker.builder(name));
+        assertTrue(e.getMessage().startsWith("name must contain a visible character, was '"), e.getMessage());
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"a\u2028b", "a\u2029b", "a\u202Eb", "a\u2066b", "a\rb",
+        "a\u0000b", "\uD800x"})
+    void namesThatBreakOrReorderLinesAreRefused(String name) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CircuitBreaker.builder(name));
+        assertTrue(e.getMessage().startsWith("name must not contain control characters, was '"), e.getMessage());
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"payments", "payments-eu west", "Zahlungen", "支付",
+        "платежи", "café", "a\u0301", "🚀", "x"})
+    void namesPeopleWriteAreAccepted(String name) {
+        assertEquals(name, CircuitBreaker.builder(name).build().name());
+    }
 }

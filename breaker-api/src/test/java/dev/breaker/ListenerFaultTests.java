@@ -277,4 +277,70 @@ class ListenerFaultTests {
         assertEquals(more + 1, delivered.get(), "all delivered, on the calling thread");
         assertEquals(0, b.metrics().droppedEvents());
     }
+
+    // ---------------------------------------------------------------- found by review: odd executors, the exact bound
+
+    /** The first caller blocks in the listener on generation 1 while {@code more} transitions pile up behind it. */
+    private static void pileUp(CircuitBreaker b, CountDownLatch entered, CountDownLatch release, int more)
+            throws InterruptedException {
+        Thread first = new Thread(b::isolate);
+        first.start();
+        assertTrue(entered.await(5, TimeUnit.SECONDS));
+        for (int i = 0; i < more; i++) {
+            if (i % 2 == 0) {
+                b.reset();
+            } else {
+                b.isolate();
+            }
+        }
+        release.countDown();
+        first.join(5_000);
+    }
+
+    private static BreakerListener blockingOnFirst(List<Long> generations, CountDownLatch entered, CountDownLatch release) {
+        return e -> {
+            if (e instanceof StateTransition t) {
+                generations.add(t.generation());
+                if (t.generation() == 1) {
+                    entered.countDown();
+                    try {
+                        release.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+        };
+    }
+
+    @Test
+    void anExecutorThatDiscardsTasksOnlyDelaysTheLeftoversUntilTheNextEvent() throws Exception {
+        List<Long> generations = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CircuitBreaker b = CircuitBreaker.builder("discarding").ticker(new FakeTicker())
+                .eventExecutor(task -> { }) // accepts and never runs, like a DiscardPolicy
+                .listener(blockingOnFirst(generations, entered, release)).build();
+        pileUp(b, entered, release, 10);
+        assertEquals(EventDispatcher.CALLER_BUDGET, generations.size(), "the first caller delivered its share");
+        b.reset(); // the next event: its publisher takes the discarded drain over
+        assertEquals(12, generations.size() + b.metrics().droppedEvents(), "nothing stranded");
+        for (int i = 0; i < 10; i++) {
+            b.reset();
+        }
+        assertEquals(22, generations.size() + b.metrics().droppedEvents(), "and the dispatcher is not wedged");
+    }
+
+    @Test
+    void theTransitionBacklogIsExactlyTheEventBacklog() throws Exception {
+        List<Long> generations = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CircuitBreaker b = CircuitBreaker.builder("bounded").ticker(new FakeTicker()).eventBacklog(3)
+                .eventExecutor(Runnable::run)
+                .listener(blockingOnFirst(generations, entered, release)).build();
+        pileUp(b, entered, release, 10);
+        assertEquals(List.of(1L, 9L, 10L, 11L), generations, "the 3 newest waited; the 7 older were dropped");
+        assertEquals(7, b.metrics().droppedEvents());
+    }
 }

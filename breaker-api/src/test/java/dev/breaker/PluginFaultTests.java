@@ -392,4 +392,103 @@ class PluginFaultTests {
         }).ticker(ticker).build();
         assertTrue(b.toString().startsWith("CircuitBreaker[rude, CLOSED, generation 0, consecutive"), b.toString());
     }
+
+    // ---------------------------------------------------------------- found by review: checked and Error failures
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> void sneaky(Throwable e) throws E {
+        throw (E) e;
+    }
+
+    @Test
+    void aClassifierThatThrowsACheckedExceptionStillGivesTheProbeBack() {
+        FailureClassifier sneakyClassifier = (r, e) -> {
+            sneaky(new IOException("classifier"));
+            return Outcome.SUCCESS;
+        };
+        CircuitBreaker b = builder().classifier(sneakyClassifier).build();
+        halfOpen(b, ticker);
+        assertThrows(IOException.class, () -> b.get(() -> "x"));
+        assertEquals(0, b.metrics().probesAdmitted());
+        assertTrue(b.tryAcquire().granted());
+    }
+
+    /** Answers 10 ns, then, once broken, throws an Error. */
+    private static final class BreakablePolicy implements HalfOpenPolicy {
+        volatile boolean broken;
+        private final long[] cooldowns;
+
+        BreakablePolicy(long... cooldowns) {
+            this.cooldowns = cooldowns;
+        }
+
+        @Override
+        public int probes() {
+            return 1;
+        }
+
+        @Override
+        public long cooldownNanos(int opens) {
+            if (broken) {
+                throw new AssertionError("policy bug");
+            }
+            return cooldowns[Math.min(opens, cooldowns.length) - 1];
+        }
+
+        @Override
+        public Verdict decide(int successes, int failures) {
+            return failures > 0 ? Verdict.OPEN : successes >= 1 ? Verdict.CLOSE : Verdict.WAIT;
+        }
+    }
+
+    @Test
+    void aPolicyThatThrowsAnErrorCannotLoseATripOrWedgeARound() {
+        BreakablePolicy policy = new BreakablePolicy(10);
+        CircuitBreaker b = CircuitBreaker.builder("p").window(Windows.consecutiveFailures(1)).halfOpen(policy)
+                .maxHalfOpenDuration(Duration.ofNanos(100)).ticker(ticker).build();
+        policy.broken = true;
+        assertThrows(IllegalStateException.class, () -> b.run(() -> {
+            throw new IllegalStateException("dependency down");
+        }));
+        assertEquals(State.OPEN, b.state(), "the decided trip happened, with the first cooldown");
+        ticker.advance(10);
+        Permit probe = b.tryAcquire();
+        assertTrue(probe.isProbe());
+        probe.onFailure(0, null);
+        assertEquals(State.OPEN, b.state(), "the failed probe reopened it");
+        ticker.advance(10);
+        assertTrue(b.tryAcquire().granted());
+        ticker.advance(1_000); // the round expires
+        assertFalse(b.tryAcquire().granted());
+        assertEquals(State.OPEN, b.state(), "the timeout reopened it; nothing threw");
+    }
+
+    @Test
+    void aPolicyThatFailsOnAReopeningKeepsTheLastGoodCooldownNotTheFirst() {
+        BreakablePolicy policy = new BreakablePolicy(10, 40);
+        CircuitBreaker b = CircuitBreaker.builder("p").window(Windows.consecutiveFailures(1)).halfOpen(policy)
+                .ticker(ticker).build();
+        b.tryAcquire().onFailure(0, null);
+        ticker.advance(10);
+        b.tryAcquire().onFailure(0, null); // reopened with the second cooldown, 40
+        ticker.advance(40);
+        Permit probe = b.tryAcquire();
+        policy.broken = true;
+        probe.onFailure(0, null);
+        ticker.advance(39);
+        assertFalse(b.tryAcquire().granted(), "the last good cooldown (40) holds, not the first (10)");
+        ticker.advance(1);
+        assertTrue(b.tryAcquire().granted());
+    }
+
+    @Test
+    void aNestedBreakersRejectionCarriesAPluginFailureAlong() {
+        CircuitBreaker inner = CircuitBreaker.builder("inner").ticker(ticker).build();
+        inner.isolate();
+        CircuitBreaker outer = builder().slowCallThreshold(Duration.ofSeconds(1)).build();
+        ticker.failAfter(1, 1); // the outer breaker's end-of-call reading
+        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> outer.run(() -> inner.run(() -> {
+        })));
+        assertInstanceOf(FlakyTicker.TickerBroke.class, e.getSuppressed()[0]);
+    }
 }

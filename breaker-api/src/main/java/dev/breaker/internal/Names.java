@@ -9,10 +9,11 @@ public final class Names {
     }
 
     /**
-     * Checks a name: it must show at least one visible character and hold no control character
-     * (a line break in a name would forge log lines and break metric tags). Spaces inside are
-     * allowed; a name made only of spaces or invisible characters (zero-width spaces, format
-     * characters) is not.
+     * Checks a name: it must show at least one visible character (a letter, digit, punctuation
+     * mark or symbol that prints something) and hold no character that breaks or reorders a line
+     * (controls, line and paragraph separators, bidirectional overrides, lone surrogates): such a
+     * name would forge log lines and break metric tags. Spaces inside are allowed; a name made
+     * only of spaces, fillers, combining marks or format characters is not.
      *
      * @param setting what the name is, for the message ("name")
      * @param name    the name
@@ -25,7 +26,7 @@ public final class Names {
         boolean visible = false;
         for (int i = 0; i < name.length(); ) {
             int cp = name.codePointAt(i);
-            if (Character.isISOControl(cp)) {
+            if (breaksLines(cp)) {
                 throw new IllegalArgumentException(setting + " must not contain control characters, was '"
                         + escape(name) + "'");
             }
@@ -38,13 +39,37 @@ public final class Names {
         return name;
     }
 
-    private static boolean isVisible(int cp) {
-        if (Character.isWhitespace(cp) || Character.isSpaceChar(cp)) {
-            return false;
-        }
+    private static boolean breaksLines(int cp) {
         int type = Character.getType(cp);
-        return type != Character.FORMAT && type != Character.UNASSIGNED && type != Character.PRIVATE_USE
-                && type != Character.SURROGATE && type != Character.CONTROL;
+        return Character.isISOControl(cp) || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR
+                || type == Character.SURROGATE // a lone half of a pair
+                || cp == 0x061C || cp == 0x200E || cp == 0x200F || cp >= 0x202A && cp <= 0x202E
+                || cp >= 0x2066 && cp <= 0x2069; // bidirectional marks, embeddings, overrides, isolates
+    }
+
+    /** Characters of visible categories that render as nothing: Hangul and Khmer fillers, the blank Braille cell. */
+    private static final int[] BLANKS = {0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0};
+
+    private static boolean isVisible(int cp) {
+        for (int blank : BLANKS) {
+            if (cp == blank) {
+                return false;
+            }
+        }
+        switch (Character.getType(cp)) {
+            case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
+                    Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.DECIMAL_DIGIT_NUMBER,
+                    Character.LETTER_NUMBER, Character.OTHER_NUMBER, Character.CONNECTOR_PUNCTUATION,
+                    Character.DASH_PUNCTUATION, Character.START_PUNCTUATION, Character.END_PUNCTUATION,
+                    Character.INITIAL_QUOTE_PUNCTUATION, Character.FINAL_QUOTE_PUNCTUATION,
+                    Character.OTHER_PUNCTUATION, Character.MATH_SYMBOL, Character.CURRENCY_SYMBOL,
+                    Character.MODIFIER_SYMBOL, Character.OTHER_SYMBOL -> {
+                return true;
+            }
+            default -> {
+                return false; // spaces, marks alone, format characters, unassigned and private code points
+            }
+        }
     }
 
     /**

@@ -66,6 +66,17 @@ public final class Settings {
         return new Settings(owner, Map.copyOf(raw));
     }
 
+    /** The value without surrounding spaces; a control character anywhere (a NUL, a line break) is refused. */
+    private String clean(String key, String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (Character.isISOControl(text.charAt(i)) && text.charAt(i) != '\t') {
+                throw fail(key + " must not contain control characters, was '" + text.replace("\n", "\\n")
+                        .replace("\r", "\\r").replace("\0", "\\0") + "'");
+            }
+        }
+        return text.strip();
+    }
+
     /**
      * Whether a key was given.
      *
@@ -91,11 +102,12 @@ public final class Settings {
         if (text == null) {
             value = fallback;
         } else {
-            if (!INTEGER.matcher(text.trim()).matches()) {
+            String trimmed = clean(key, text);
+            if (!INTEGER.matcher(trimmed).matches()) {
                 throw fail(key + " must be an integer, was '" + text + "'");
             }
             try {
-                value = Integer.parseInt(text.trim());
+                value = Integer.parseInt(trimmed);
             } catch (NumberFormatException e) {
                 throw fail(key + " must be an integer from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE
                         + ", was '" + text + "'");
@@ -120,7 +132,7 @@ public final class Settings {
         if (text == null) {
             return fallback;
         }
-        return number(key, text, text.trim());
+        return number(key, text, clean(key, text));
     }
 
     private double number(String key, String text, String trimmed) {
@@ -148,7 +160,7 @@ public final class Settings {
         if (text == null) {
             value = fallback;
         } else {
-            String trimmed = text.trim();
+            String trimmed = clean(key, text);
             if (trimmed.endsWith("%")) {
                 value = number(key, text, trimmed.substring(0, trimmed.length() - 1).trim()) / 100.0;
             } else {
@@ -180,16 +192,15 @@ public final class Settings {
         if (value.isNegative()) {
             throw fail(key + " must not be negative, was " + text);
         }
-        try {
-            Durations.nonNegative(key, value);
-        } catch (IllegalArgumentException tooLong) {
-            throw fail(tooLong.getMessage());
+        if (value.compareTo(Durations.MAX) > 0) {
+            throw fail(key + " must be at most " + Durations.MAX + " (Long.MAX_VALUE nanoseconds, about 292 years), was "
+                    + text.strip());
         }
         return value;
     }
 
     private Duration parseDuration(String key, String text) {
-        String trimmed = text.trim();
+        String trimmed = clean(key, text);
         Matcher m = SHORT_DURATION.matcher(trimmed);
         String expected = key + " must be a duration such as PT10S, 500ms, 30s, 5m or 1h, was '" + text + "'";
         if (m.matches()) {

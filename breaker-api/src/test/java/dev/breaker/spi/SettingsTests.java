@@ -90,4 +90,17 @@ class SettingsTests {
         assertEquals("window 'w': length must not be negative, was " + text,
                 refused(() -> of("length", text).duration("length", Duration.ZERO)));
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"5\u0000", "PT10S\n", "\r0.5"})
+    void controlCharactersAreRefusedNotTrimmed(String text) {
+        String message = refused(() -> of("x", text).intValue("x", 1, 0));
+        assertEquals(true, message.startsWith("window 'w': x must not contain control characters"), message);
+    }
+
+    @org.junit.jupiter.api.Test
+    void anOverlongDurationIsQuotedAsWritten() {
+        assertEquals("window 'w': length must be at most PT2562047H47M16.854775807S (Long.MAX_VALUE nanoseconds, "
+                + "about 292 years), was 106752d", refused(() -> of("length", "106752d").duration("length", Duration.ZERO)));
+    }
 }
