@@ -14,10 +14,10 @@ module dev.breaker {
     uses dev.breaker.spi.HalfOpenPolicyProvider;
     uses dev.breaker.spi.FailureClassifierProvider;
 
-    provides dev.breaker.spi.WindowProvider
-            with dev.breaker.internal.ConsecutiveWindowProvider;
-    provides dev.breaker.spi.HalfOpenPolicyProvider
-            with dev.breaker.internal.FixedHalfOpenPolicyProvider;
-    provides dev.breaker.spi.FailureClassifierProvider
-            with dev.breaker.internal.DefaultClassifierProvider;
+    provides dev.breaker.spi.WindowProvider with
+            dev.breaker.internal.ConsecutiveWindowProvider;
+    provides dev.breaker.spi.HalfOpenPolicyProvider with
+            dev.breaker.internal.FixedHalfOpenPolicyProvider;
+    provides dev.breaker.spi.FailureClassifierProvider with
+            dev.breaker.internal.DefaultClassifierProvider;
 }

@@ -8,6 +8,6 @@ module dev.breaker.window.count {
 
     exports dev.breaker.window.count;
 
-    provides dev.breaker.spi.WindowProvider
-            with dev.breaker.window.count.internal.CountWindowProvider;
+    provides dev.breaker.spi.WindowProvider with
+            dev.breaker.window.count.internal.CountWindowProvider;
 }

@@ -8,6 +8,6 @@ module dev.breaker.window.time {
 
     exports dev.breaker.window.time;
 
-    provides dev.breaker.spi.WindowProvider
-            with dev.breaker.window.time.internal.TimeWindowProvider;
+    provides dev.breaker.spi.WindowProvider with
+            dev.breaker.window.time.internal.TimeWindowProvider;
 }

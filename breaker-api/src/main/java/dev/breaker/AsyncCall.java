@@ -39,11 +39,15 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
     private final long start;
     /** Maps a failure to a result; null when the caller gave none. */
     private final Function<? super Throwable, ? extends T> fallback;
+
     private final AtomicBoolean settled = new AtomicBoolean();
     private volatile CompletionStage<T> source;
 
-    private AsyncCall(DefaultCircuitBreaker breaker, Permit permit, long start,
-                      Function<? super Throwable, ? extends T> fallback) {
+    private AsyncCall(
+            DefaultCircuitBreaker breaker,
+            Permit permit,
+            long start,
+            Function<? super Throwable, ? extends T> fallback) {
         this.breaker = breaker;
         this.permit = permit;
         this.start = start;
@@ -55,8 +59,10 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
      * returned stage carries them. An {@link Error} thrown by the supplier itself propagates, after
      * the permit is released.
      */
-    static <T> CompletableFuture<T> start(DefaultCircuitBreaker breaker, Supplier<? extends CompletionStage<T>> supplier,
-                                          Function<? super Throwable, ? extends T> fallback) {
+    static <T> CompletableFuture<T> start(
+            DefaultCircuitBreaker breaker,
+            Supplier<? extends CompletionStage<T>> supplier,
+            Function<? super Throwable, ? extends T> fallback) {
         Objects.requireNonNull(supplier, "supplier");
         Permit permit;
         long start;
@@ -83,8 +89,8 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
         }
         if (stage == null) { // a bug in the caller's code, not an answer of the dependency: no outcome
             Throwable failure = releaseQuietly(permit);
-            return failed(withSuppressed(new NullPointerException("callAsync supplier returned null"), failure),
-                    fallback);
+            return failed(
+                    withSuppressed(new NullPointerException("callAsync supplier returned null"), failure), fallback);
         }
         call.source = stage;
         try {
@@ -95,7 +101,8 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
         return call;
     }
 
-    private static <T> CompletableFuture<T> failed(Throwable failure, Function<? super Throwable, ? extends T> fallback) {
+    private static <T> CompletableFuture<T> failed(
+            Throwable failure, Function<? super Throwable, ? extends T> fallback) {
         if (fallback == null) {
             return CompletableFuture.failedFuture(failure);
         }
@@ -277,7 +284,9 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
         if (s instanceof Future<?> f) {
             try {
                 f.cancel(interrupt);
-            } catch (Throwable refused) { // a minimalCompletionStage, or a stage that refuses however it likes: let it run
+            } catch (
+                    Throwable
+                            refused) { // a minimalCompletionStage, or a stage that refuses however it likes: let it run
             }
         }
     }

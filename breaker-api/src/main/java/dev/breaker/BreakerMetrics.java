@@ -19,8 +19,17 @@ package dev.breaker;
  * @param droppedEvents    events no listener received because the backlog was full or the event
  *                         executor refused them (SPEC rule 13)
  */
-public record BreakerMetrics(State state, long generation, long bufferedCalls, long failedCalls,
-                             long slowCalls, double failureRate, double slowCallRate,
-                             long rejectedCalls, long lateResults, long duplicateReports,
-                             int probesAdmitted, int probeSuccesses, long droppedEvents) {
-}
+public record BreakerMetrics(
+        State state,
+        long generation,
+        long bufferedCalls,
+        long failedCalls,
+        long slowCalls,
+        double failureRate,
+        double slowCallRate,
+        long rejectedCalls,
+        long lateResults,
+        long duplicateReports,
+        int probesAdmitted,
+        int probeSuccesses,
+        long droppedEvents) {}

@@ -68,7 +68,8 @@ public final class CallNotPermittedException extends RuntimeException {
 
     @Override
     public String getMessage() {
-        String when = state == State.ISOLATED || retryAfterNanos < 0 ? "only reset() closes it"
+        String when = state == State.ISOLATED || retryAfterNanos < 0
+                ? "only reset() closes it"
                 : "next probe allowed in " + Durations.human(retryAfterNanos);
         return "circuit breaker '" + breakerName + "' is " + state + " and does not permit calls; " + when;
     }

@@ -17,8 +17,7 @@ import java.util.function.Supplier;
  */
 final class Calls {
 
-    private Calls() {
-    }
+    private Calls() {}
 
     static <T> T call(DefaultCircuitBreaker b, Callable<T> callable) throws Exception {
         Objects.requireNonNull(callable, "callable");
@@ -63,7 +62,8 @@ final class Calls {
         settleReturned(b, permit, null, start);
     }
 
-    static <T> T call(DefaultCircuitBreaker b, Callable<T> callable, Function<? super Exception, ? extends T> fallback) {
+    static <T> T call(
+            DefaultCircuitBreaker b, Callable<T> callable, Function<? super Exception, ? extends T> fallback) {
         Objects.requireNonNull(callable, "callable");
         Objects.requireNonNull(fallback, "fallback");
         try {
@@ -73,8 +73,8 @@ final class Calls {
         }
     }
 
-    static <T> T get(DefaultCircuitBreaker b, Supplier<T> supplier,
-                     Function<? super RuntimeException, ? extends T> fallback) {
+    static <T> T get(
+            DefaultCircuitBreaker b, Supplier<T> supplier, Function<? super RuntimeException, ? extends T> fallback) {
         Objects.requireNonNull(supplier, "supplier");
         Objects.requireNonNull(fallback, "fallback");
         try {
@@ -119,8 +119,8 @@ final class Calls {
      * @param onCallersThread whether the call ran on this thread, so that its interrupt flag tells
      *                        whether the caller gave up
      */
-    static void settleThrown(DefaultCircuitBreaker b, Permit permit, Throwable thrown, long start,
-                             boolean onCallersThread) {
+    static void settleThrown(
+            DefaultCircuitBreaker b, Permit permit, Throwable thrown, long start, boolean onCallersThread) {
         Throwable failure = settle(b, permit, null, thrown, start, onCallersThread);
         if (failure != null && failure != thrown) {
             thrown.addSuppressed(failure);
@@ -143,8 +143,13 @@ final class Calls {
      *
      * @return the plugins' failure, or null
      */
-    static Throwable settle(DefaultCircuitBreaker b, Permit permit, Object result, Throwable thrown, long start,
-                            boolean onCallersThread) {
+    static Throwable settle(
+            DefaultCircuitBreaker b,
+            Permit permit,
+            Object result,
+            Throwable thrown,
+            long start,
+            boolean onCallersThread) {
         long duration = 0;
         Throwable failure = null;
         if (b.timed) {
@@ -155,8 +160,10 @@ final class Calls {
             }
         }
         try {
-            if (thrown != null && (onCallersThread && Thread.currentThread().isInterrupted()
-                    || thrown instanceof Error || Causes.gaveUp(Causes.unwrap(thrown)))) {
+            if (thrown != null
+                    && (onCallersThread && Thread.currentThread().isInterrupted()
+                            || thrown instanceof Error
+                            || Causes.gaveUp(Causes.unwrap(thrown)))) {
                 permit.release();
             } else {
                 permit.onResult(result, thrown, duration);

@@ -14,14 +14,16 @@ final class Causes {
     /** Enough for any real nesting; a cycle of causes cannot loop forever. */
     private static final int MAX_DEPTH = 32;
 
-    private Causes() {
-    }
+    private Causes() {}
 
     /** The exception under any number of future and stage wrappers. */
     static Throwable unwrap(Throwable t) {
         Throwable c = t;
-        for (int i = 0; i < MAX_DEPTH && (c instanceof CompletionException || c instanceof ExecutionException)
-                && c.getCause() != null; i++) {
+        for (int i = 0;
+                i < MAX_DEPTH
+                        && (c instanceof CompletionException || c instanceof ExecutionException)
+                        && c.getCause() != null;
+                i++) {
             c = c.getCause();
         }
         return c;

@@ -187,12 +187,13 @@ public interface CircuitBreaker {
      * @param <T>      the result type
      * @return a stage with the call's or the fallback's result
      */
-    default <T> CompletionStage<T> callAsync(Supplier<? extends CompletionStage<T>> supplier,
-                                             Function<? super Throwable, ? extends T> fallback) {
+    default <T> CompletionStage<T> callAsync(
+            Supplier<? extends CompletionStage<T>> supplier, Function<? super Throwable, ? extends T> fallback) {
         Objects.requireNonNull(supplier, "supplier");
         Objects.requireNonNull(fallback, "fallback");
-        return callAsync(supplier).exceptionally(t -> fallback.apply(
-                t instanceof CompletionException && t.getCause() != null ? t.getCause() : t));
+        return callAsync(supplier)
+                .exceptionally(t ->
+                        fallback.apply(t instanceof CompletionException && t.getCause() != null ? t.getCause() : t));
     }
 
     /**

@@ -209,8 +209,14 @@ public final class CircuitBreakerBuilder {
      *                                  {@link CircuitBreakerConfig.Builder#build()})
      */
     public CircuitBreaker build() {
-        return new DefaultCircuitBreaker(name, config.build(), new DefaultCircuitBreaker.Wiring(ticker,
-                List.copyOf(listeners), eventExecutor != null ? eventExecutor : defaultEventExecutor(), eventBacklog));
+        return new DefaultCircuitBreaker(
+                name,
+                config.build(),
+                new DefaultCircuitBreaker.Wiring(
+                        ticker,
+                        List.copyOf(listeners),
+                        eventExecutor != null ? eventExecutor : defaultEventExecutor(),
+                        eventBacklog));
     }
 
     /** Like {@code CompletableFuture}'s default: the common pool, or a thread per task when it cannot run tasks in parallel. */

@@ -59,6 +59,7 @@ public final class CircuitBreakerConfig {
     private final HalfOpenPolicy halfOpen;
     /** Null when no threshold is set. */
     private final Duration slowCallThreshold;
+
     private final Duration maxHalfOpenDuration;
     private final FailureClassifier classifier;
     private final boolean rejectionStackTraces;
@@ -181,8 +182,14 @@ public final class CircuitBreakerConfig {
 
     @Override
     public int hashCode() {
-        return Objects.hash(window, halfOpen, slowCallThreshold, maxHalfOpenDuration, classifier,
-                rejectionStackTraces, trackedPermits);
+        return Objects.hash(
+                window,
+                halfOpen,
+                slowCallThreshold,
+                maxHalfOpenDuration,
+                classifier,
+                rejectionStackTraces,
+                trackedPermits);
     }
 
     @Override
@@ -207,10 +214,12 @@ public final class CircuitBreakerConfig {
         private WindowFactory window = Windows.consecutiveFailures(DEFAULT_CONSECUTIVE_FAILURES);
         /** Set here, or inherited when the config started from had a policy other than the fixed one. */
         private HalfOpenPolicy halfOpen;
+
         private Duration cooldown;
         private Integer probes;
         /** The fixed policy's settings inherited from the config started from. */
         private Duration baseCooldown = DEFAULT_COOLDOWN;
+
         private int baseProbes = DEFAULT_PROBES;
         private Duration slowCallThreshold;
         private Duration maxHalfOpenDuration = DEFAULT_MAX_HALF_OPEN_DURATION;
@@ -218,8 +227,7 @@ public final class CircuitBreakerConfig {
         private boolean rejectionStackTraces;
         private boolean trackedPermits;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         private Builder(CircuitBreakerConfig from) {
             this.window = from.window;
@@ -366,8 +374,8 @@ public final class CircuitBreakerConfig {
                             + ") sets the cooldown and probes itself; remove cooldown(" + cooldown + ") and probes("
                             + probes + ")");
                 }
-                policy = HalfOpenPolicies.fixed(cooldown != null ? cooldown : baseCooldown,
-                        probes != null ? probes : baseProbes);
+                policy = HalfOpenPolicies.fixed(
+                        cooldown != null ? cooldown : baseCooldown, probes != null ? probes : baseProbes);
             } else if (halfOpen != null) {
                 policy = halfOpen;
             } else {

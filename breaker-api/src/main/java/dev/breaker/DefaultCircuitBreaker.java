@@ -74,6 +74,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     final Ticker ticker;
     /** Calls at least this long are slow; 0 when no threshold is set (then {@link #timed} is false). */
     private final long slowCallNanos;
+
     final boolean timed;
     private final long maxHalfOpenNanos;
     private final boolean rejectionStackTraces;
@@ -87,8 +88,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private final LongAdder duplicates = new LongAdder();
 
     /** What belongs to one breaker alone, beside its config. */
-    record Wiring(Ticker ticker, List<BreakerListener> listeners, Executor eventExecutor, int eventBacklog) {
-    }
+    record Wiring(Ticker ticker, List<BreakerListener> listeners, Executor eventExecutor, int eventBacklog) {}
 
     @SuppressWarnings("this-escape") // the first CLOSED snapshot's shared permit refers back to this breaker
     DefaultCircuitBreaker(String name, CircuitBreakerConfig config, Wiring wiring) {
@@ -107,7 +107,8 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         this.trackedPermits = config.trackedPermits();
         this.description = Names.describe(windows::describe, windows) + ", " + Names.describe(policy::toString, policy);
         this.current = new AtomicReference<>(Snapshot.closed(this, 0, ticker.read(), true, newWindow(), null));
-        this.events = wiring.listeners().isEmpty() ? null
+        this.events = wiring.listeners().isEmpty()
+                ? null
                 : new EventDispatcher(name, wiring.listeners(), current, wiring.eventExecutor(), wiring.eventBacklog());
     }
 
@@ -149,8 +150,8 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private static long checkedCooldown(HalfOpenPolicy policy, int opens) {
         long nanos = policy.cooldownNanos(opens);
         if (nanos < 0) {
-            throw new IllegalArgumentException("halfOpen policy " + policy + ": cooldownNanos(" + opens
-                    + ") must be >= 0, was " + nanos);
+            throw new IllegalArgumentException(
+                    "halfOpen policy " + policy + ": cooldownNanos(" + opens + ") must be >= 0, was " + nanos);
         }
         return nanos;
     }
@@ -181,7 +182,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     }
 
     private Permit acquireSlow(Snapshot s, boolean throwing) {
-        for (;; s = current.get()) {
+        for (; ; s = current.get()) {
             if (s.state == State.CLOSED) {
                 return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
             }
@@ -200,7 +201,13 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                 if (elapsed < s.cooldownNanos) {
                     return reject(RejectedPermit.OPEN, throwing, s.cooldownNanos - elapsed);
                 }
-                Snapshot next = Snapshot.halfOpen(s.generation + 1, now, s.cooldownNanos, s.opens, s.window, s.frozen,
+                Snapshot next = Snapshot.halfOpen(
+                        s.generation + 1,
+                        now,
+                        s.cooldownNanos,
+                        s.opens,
+                        s.window,
+                        s.frozen,
                         event(s, State.HALF_OPEN, TransitionReason.COOLDOWN_ELAPSED, now));
                 if (transition(s, next)) {
                     return new ProbePermit(this, next.generation);
@@ -245,8 +252,8 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         }
         Outcome outcome = classifier.classify(result, cause);
         if (outcome == null) {
-            throw new IllegalStateException("classifier " + classifier + " returned null for result " + result
-                    + " and exception " + failure);
+            throw new IllegalStateException(
+                    "classifier " + classifier + " returned null for result " + result + " and exception " + failure);
         }
         return outcome;
     }
@@ -293,8 +300,17 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         } catch (Throwable t) {
             failure = combine(failure, t);
         }
-        transition(s, Snapshot.open(s.generation + 1, now, known, cooldown, 1, s.window, frozen,
-                event(s, State.OPEN, TransitionReason.WINDOW_TRIPPED, now)));
+        transition(
+                s,
+                Snapshot.open(
+                        s.generation + 1,
+                        now,
+                        known,
+                        cooldown,
+                        1,
+                        s.window,
+                        frozen,
+                        event(s, State.OPEN, TransitionReason.WINDOW_TRIPPED, now)));
         rethrow(failure);
     }
 
@@ -322,7 +338,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             failure = t;
         }
         boolean failed = outcome == Outcome.FAILURE || slow(durationNanos);
-        for (;;) {
+        for (; ; ) {
             Snapshot s = current.get();
             if (s.generation != permit.generation) {
                 lateResult(permit.generation, s.generation);
@@ -350,8 +366,16 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             }
             long at = known ? now : s.since;
             boolean done = switch (verdict) {
-                case CLOSE -> transition(s, Snapshot.closed(this, s.generation + 1, at, known, fresh,
-                        event(s, State.CLOSED, TransitionReason.PROBES_SUCCEEDED, at)));
+                case CLOSE ->
+                    transition(
+                            s,
+                            Snapshot.closed(
+                                    this,
+                                    s.generation + 1,
+                                    at,
+                                    known,
+                                    fresh,
+                                    event(s, State.CLOSED, TransitionReason.PROBES_SUCCEEDED, at)));
                 case OPEN -> transition(s, reopen(s, at, known, TransitionReason.PROBE_FAILED));
                 case WAIT -> current.compareAndSet(s, s.withProbes(s.admitted, successes, failures));
             };
@@ -365,15 +389,15 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private HalfOpenPolicy.Verdict decide(int successes, int failures) {
         HalfOpenPolicy.Verdict verdict = policy.decide(successes, failures);
         if (verdict == null) {
-            throw new IllegalStateException("halfOpen policy " + policy + " returned null from decide("
-                    + successes + ", " + failures + ")");
+            throw new IllegalStateException(
+                    "halfOpen policy " + policy + " returned null from decide(" + successes + ", " + failures + ")");
         }
         return verdict;
     }
 
     /** Gives a probe's slot back; a release is never late, so nothing happens once its round has ended. */
     private void releaseProbe(long generation) {
-        for (;;) {
+        for (; ; ) {
             Snapshot s = current.get();
             if (s.generation != generation
                     || current.compareAndSet(s, s.withProbes(s.admitted - 1, s.successes, s.failures))) {
@@ -393,8 +417,8 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private Snapshot reopen(Snapshot s, long at, boolean known, TransitionReason reason) {
         int opens = s.opens == Integer.MAX_VALUE ? s.opens : s.opens + 1;
         long cooldown = cooldownFor(opens, s.cooldownNanos > 0 ? s.cooldownNanos : firstCooldownNanos);
-        return Snapshot.open(s.generation + 1, at, known, cooldown, opens, s.window, s.frozen,
-                event(s, State.OPEN, reason, at));
+        return Snapshot.open(
+                s.generation + 1, at, known, cooldown, opens, s.window, s.frozen, event(s, State.OPEN, reason, at));
     }
 
     /**
@@ -407,8 +431,11 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         try {
             return checkedCooldown(policy, opens);
         } catch (Throwable e) { // an Error too: the opening was decided and must happen
-            LOG.log(System.Logger.Level.WARNING, () -> "breaker '" + name + "': half-open policy failed on opening "
-                    + opens + "; using the cooldown " + fallback + " ns", e);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    () -> "breaker '" + name + "': half-open policy failed on opening " + opens
+                            + "; using the cooldown " + fallback + " ns",
+                    e);
             return fallback;
         }
     }
@@ -457,8 +484,15 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                 }
             }
             long at = known ? now : s.since;
-            if (transition(s, Snapshot.isolated(s.generation + 1, at, known, s.window, frozen,
-                    event(s, State.ISOLATED, TransitionReason.ISOLATED, at)))) {
+            if (transition(
+                    s,
+                    Snapshot.isolated(
+                            s.generation + 1,
+                            at,
+                            known,
+                            s.window,
+                            frozen,
+                            event(s, State.ISOLATED, TransitionReason.ISOLATED, at)))) {
                 break;
             }
         }
@@ -477,11 +511,18 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             known = false;
             failure = t;
         }
-        for (;;) {
+        for (; ; ) {
             Snapshot s = current.get();
             long at = known ? now : s.since;
-            if (transition(s, Snapshot.closed(this, s.generation + 1, at, known, fresh,
-                    event(s, State.CLOSED, TransitionReason.RESET, at)))) {
+            if (transition(
+                    s,
+                    Snapshot.closed(
+                            this,
+                            s.generation + 1,
+                            at,
+                            known,
+                            fresh,
+                            event(s, State.CLOSED, TransitionReason.RESET, at)))) {
                 break;
             }
         }
@@ -497,9 +538,20 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     public BreakerMetrics metrics() {
         Snapshot s = current.get();
         WindowCounts c = s.frozen != null ? s.frozen : counts(s.window);
-        return new BreakerMetrics(s.state, s.generation, c.calls(), c.failures(), c.slowCalls(),
-                c.failureRate(), c.slowCallRate(), rejected.sum(), late.sum(), duplicates.sum(),
-                s.admitted, s.successes, events == null ? 0 : events.dropped());
+        return new BreakerMetrics(
+                s.state,
+                s.generation,
+                c.calls(),
+                c.failures(),
+                c.slowCalls(),
+                c.failureRate(),
+                c.slowCallRate(),
+                rejected.sum(),
+                late.sum(),
+                duplicates.sum(),
+                s.admitted,
+                s.successes,
+                events == null ? 0 : events.dropped());
     }
 
     // ---------------------------------------------------------------- execution (see Calls)
@@ -540,8 +592,8 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     }
 
     @Override
-    public <T> CompletionStage<T> callAsync(Supplier<? extends CompletionStage<T>> supplier,
-                                            Function<? super Throwable, ? extends T> fallback) {
+    public <T> CompletionStage<T> callAsync(
+            Supplier<? extends CompletionStage<T>> supplier, Function<? super Throwable, ? extends T> fallback) {
         java.util.Objects.requireNonNull(fallback, "fallback");
         return AsyncCall.start(this, supplier, fallback);
     }

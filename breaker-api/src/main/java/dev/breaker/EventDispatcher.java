@@ -72,8 +72,12 @@ final class EventDispatcher {
     /**
      * @param capacity at least 1; rounded up to a power of two for the ring
      */
-    EventDispatcher(String breakerName, List<BreakerListener> listeners, AtomicReference<Snapshot> current,
-                    Executor executor, int capacity) {
+    EventDispatcher(
+            String breakerName,
+            List<BreakerListener> listeners,
+            AtomicReference<Snapshot> current,
+            Executor executor,
+            int capacity) {
         this.breakerName = breakerName;
         this.listeners = listeners;
         this.current = current;
@@ -90,7 +94,7 @@ final class EventDispatcher {
         }
         AtomicReferenceArray<StateTransition> r = ring();
         int slot = (int) (event.generation() & mask);
-        for (;;) {
+        for (; ; ) {
             StateTransition there = r.get(slot);
             if (there != null && there.generation() >= event.generation()) {
                 return;
@@ -147,7 +151,7 @@ final class EventDispatcher {
      * detected, and the drain goes on in this loop instead of one stack frame deeper per hand-off.
      */
     private void drain(int missed, int budget) {
-        for (;;) {
+        for (; ; ) {
             int handOver = drainSome(missed, budget);
             if (handOver == 0) {
                 return; // stepped down
@@ -174,7 +178,7 @@ final class EventDispatcher {
     /** @return 0 once stepped down; otherwise the arrivals still unaccounted, to hand over */
     private int drainSome(int missed, int budget) {
         try {
-            for (;;) {
+            for (; ; ) {
                 budget = deliverTransitions(budget);
                 budget = deliverOthers(budget);
                 if (budget <= 0 && pending()) {
@@ -209,7 +213,8 @@ final class EventDispatcher {
      * {@code DiscardPolicy}, delays the leftovers only until the next event).
      */
     private final class HandOff implements Runnable {
-        private final java.util.concurrent.atomic.AtomicBoolean claimed = new java.util.concurrent.atomic.AtomicBoolean();
+        private final java.util.concurrent.atomic.AtomicBoolean claimed =
+                new java.util.concurrent.atomic.AtomicBoolean();
         final int missed;
         private final Thread submitter = Thread.currentThread();
         /** Set after {@code execute} returned; a run on the submitter's thread before that is inline. */
@@ -309,8 +314,11 @@ final class EventDispatcher {
 
     private void logFailure(BreakerListener listener, BreakerEvent event, Throwable failure) {
         try {
-            LOG.log(System.Logger.Level.WARNING, () -> "breaker '" + breakerName + "': listener "
-                    + Names.describe(listener::toString, listener) + " failed on " + event, failure);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    () -> "breaker '" + breakerName + "': listener " + Names.describe(listener::toString, listener)
+                            + " failed on " + event,
+                    failure);
         } catch (Throwable loggingFailed) { // a listener whose toString or exception misbehaves, or a broken logger
             // nothing more can be said safely; the event still reaches the other listeners
         }

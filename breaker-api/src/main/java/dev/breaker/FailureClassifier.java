@@ -47,7 +47,8 @@ public interface FailureClassifier {
      */
     static FailureClassifier named(String name, Map<String, String> settings) {
         Objects.requireNonNull(settings, "settings");
-        return Discovery.find(FailureClassifierProvider.class, "failure classifier", name,
-                FailureClassifierProvider::name).create(settings);
+        return Discovery.find(
+                        FailureClassifierProvider.class, "failure classifier", name, FailureClassifierProvider::name)
+                .create(settings);
     }
 }

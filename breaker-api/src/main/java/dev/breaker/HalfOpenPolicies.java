@@ -13,8 +13,7 @@ import java.util.Objects;
  */
 public final class HalfOpenPolicies {
 
-    private HalfOpenPolicies() {
-    }
+    private HalfOpenPolicies() {}
 
     /**
      * The default policy: the same cooldown after every trip, {@code probes} permits per
@@ -41,7 +40,7 @@ public final class HalfOpenPolicies {
      */
     public static HalfOpenPolicy named(String name, Map<String, String> settings) {
         Objects.requireNonNull(settings, "settings");
-        return Discovery.find(HalfOpenPolicyProvider.class, "half-open policy", name,
-                HalfOpenPolicyProvider::name).create(settings);
+        return Discovery.find(HalfOpenPolicyProvider.class, "half-open policy", name, HalfOpenPolicyProvider::name)
+                .create(settings);
     }
 }

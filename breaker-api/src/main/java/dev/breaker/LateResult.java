@@ -8,6 +8,4 @@ package dev.breaker;
  * @param permitGeneration  the generation the permit was granted in
  * @param currentGeneration the breaker's generation when the outcome arrived
  */
-public record LateResult(String breakerName, long permitGeneration, long currentGeneration)
-        implements BreakerEvent {
-}
+public record LateResult(String breakerName, long permitGeneration, long currentGeneration) implements BreakerEvent {}

@@ -43,8 +43,8 @@ enum RejectedPermit implements Permit {
     }
 
     private IllegalStateException notGranted() {
-        return new IllegalStateException("this permit was not granted (the breaker was " + state
-                + "); there is no outcome to report");
+        return new IllegalStateException(
+                "this permit was not granted (the breaker was " + state + "); there is no outcome to report");
     }
 
     @Override

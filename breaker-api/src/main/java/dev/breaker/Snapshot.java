@@ -44,9 +44,20 @@ final class Snapshot {
     /** The event of the transition that began this generation; null for generation 0 or without listeners. */
     final StateTransition cause;
 
-    private Snapshot(State state, long generation, long since, boolean sinceKnown, long cooldownNanos, int opens,
-                     int admitted, int successes, int failures, Window window, WindowCounts frozen,
-                     Permit closedPermit, StateTransition cause) {
+    private Snapshot(
+            State state,
+            long generation,
+            long since,
+            boolean sinceKnown,
+            long cooldownNanos,
+            int opens,
+            int admitted,
+            int successes,
+            int failures,
+            Window window,
+            WindowCounts frozen,
+            Permit closedPermit,
+            StateTransition cause) {
         this.state = state;
         this.generation = generation;
         this.since = since;
@@ -62,40 +73,111 @@ final class Snapshot {
         this.cause = cause;
     }
 
-    static Snapshot closed(DefaultCircuitBreaker breaker, long generation, long since, boolean sinceKnown,
-                           Window fresh, StateTransition cause) {
-        return new Snapshot(State.CLOSED, generation, since, sinceKnown, 0, 0, 0, 0, 0, fresh, null,
-                new ClosedPermit(breaker, generation), cause);
+    static Snapshot closed(
+            DefaultCircuitBreaker breaker,
+            long generation,
+            long since,
+            boolean sinceKnown,
+            Window fresh,
+            StateTransition cause) {
+        return new Snapshot(
+                State.CLOSED,
+                generation,
+                since,
+                sinceKnown,
+                0,
+                0,
+                0,
+                0,
+                0,
+                fresh,
+                null,
+                new ClosedPermit(breaker, generation),
+                cause);
     }
 
-    static Snapshot open(long generation, long since, boolean sinceKnown, long cooldownNanos, int opens,
-                         Window window, WindowCounts frozen, StateTransition cause) {
-        return new Snapshot(State.OPEN, generation, since, sinceKnown, cooldownNanos, opens, 0, 0, 0, window, frozen,
-                null, cause);
+    static Snapshot open(
+            long generation,
+            long since,
+            boolean sinceKnown,
+            long cooldownNanos,
+            int opens,
+            Window window,
+            WindowCounts frozen,
+            StateTransition cause) {
+        return new Snapshot(
+                State.OPEN, generation, since, sinceKnown, cooldownNanos, opens, 0, 0, 0, window, frozen, null, cause);
     }
 
     /** A new round whose first permit is already granted to the request that began it. */
-    static Snapshot halfOpen(long generation, long since, long lastCooldownNanos, int opens, Window window,
-                             WindowCounts frozen, StateTransition cause) {
-        return new Snapshot(State.HALF_OPEN, generation, since, true, lastCooldownNanos, opens, 1, 0, 0, window, frozen,
-                null, cause);
+    static Snapshot halfOpen(
+            long generation,
+            long since,
+            long lastCooldownNanos,
+            int opens,
+            Window window,
+            WindowCounts frozen,
+            StateTransition cause) {
+        return new Snapshot(
+                State.HALF_OPEN,
+                generation,
+                since,
+                true,
+                lastCooldownNanos,
+                opens,
+                1,
+                0,
+                0,
+                window,
+                frozen,
+                null,
+                cause);
     }
 
-    static Snapshot isolated(long generation, long since, boolean sinceKnown, Window window, WindowCounts frozen,
-                             StateTransition cause) {
+    static Snapshot isolated(
+            long generation,
+            long since,
+            boolean sinceKnown,
+            Window window,
+            WindowCounts frozen,
+            StateTransition cause) {
         return new Snapshot(State.ISOLATED, generation, since, sinceKnown, 0, 0, 0, 0, 0, window, frozen, null, cause);
     }
 
     /** The same round with other probe counts. */
     Snapshot withProbes(int admitted, int successes, int failures) {
-        return new Snapshot(state, generation, since, sinceKnown, cooldownNanos, opens, admitted, successes, failures,
-                window, frozen, null, cause);
+        return new Snapshot(
+                state,
+                generation,
+                since,
+                sinceKnown,
+                cooldownNanos,
+                opens,
+                admitted,
+                successes,
+                failures,
+                window,
+                frozen,
+                null,
+                cause);
     }
 
     /** The same OPEN state, its cooldown now starting at {@code now} (the ticker failed when it opened). */
     Snapshot startedAt(long now) {
-        return new Snapshot(state, generation, now, true, cooldownNanos, opens, admitted, successes, failures,
-                window, frozen, closedPermit, cause);
+        return new Snapshot(
+                state,
+                generation,
+                now,
+                true,
+                cooldownNanos,
+                opens,
+                admitted,
+                successes,
+                failures,
+                window,
+                frozen,
+                closedPermit,
+                cause);
     }
 
     @Override

@@ -11,6 +11,6 @@ package dev.breaker;
  * @param reason      why the transition happened
  * @param atNanos     the breaker's ticker reading when it happened
  */
-public record StateTransition(String breakerName, State from, State to, long generation,
-                              TransitionReason reason, long atNanos) implements BreakerEvent {
-}
+public record StateTransition(
+        String breakerName, State from, State to, long generation, TransitionReason reason, long atNanos)
+        implements BreakerEvent {}

@@ -16,8 +16,7 @@ import java.util.Objects;
  */
 public final class Windows {
 
-    private Windows() {
-    }
+    private Windows() {}
 
     /**
      * The default window (SPEC rule 7): {@code threshold} failures in a row while CLOSED trip
@@ -43,6 +42,7 @@ public final class Windows {
      */
     public static WindowFactory named(String name, Map<String, String> settings) {
         Objects.requireNonNull(settings, "settings");
-        return Discovery.find(WindowProvider.class, "window", name, WindowProvider::name).create(settings);
+        return Discovery.find(WindowProvider.class, "window", name, WindowProvider::name)
+                .create(settings);
     }
 }

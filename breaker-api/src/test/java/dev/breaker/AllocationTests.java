@@ -52,15 +52,19 @@ class AllocationTests {
 
     @Test
     void closedExecutePathWithSlowCallTimingAllocatesNothing() {
-        CircuitBreaker b = CircuitBreaker.builder("alloc").slowCallThreshold(Duration.ofSeconds(1)).build();
+        CircuitBreaker b = CircuitBreaker.builder("alloc")
+                .slowCallThreshold(Duration.ofSeconds(1))
+                .build();
         double perCall = bytesPerCall(() -> b.get(ANSWER));
         assertTrue(perCall < 0.05, "bytes per call: " + perCall);
     }
 
     @Test
     void rejectionThroughThePermitAllocatesNothing() {
-        CircuitBreaker b = CircuitBreaker.builder("alloc").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ofDays(1)).build();
+        CircuitBreaker b = CircuitBreaker.builder("alloc")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofDays(1))
+                .build();
         b.tryAcquire().onFailure(0, null);
         double perCall = bytesPerCall(() -> b.tryAcquire().granted());
         assertTrue(perCall < 0.05, "bytes per call: " + perCall);

@@ -45,8 +45,7 @@ class AsyncFaultTests {
         }
     }
 
-    record Case(State state, boolean fallback, Classifier classifier, boolean callFails, boolean alreadyDone) {
-    }
+    record Case(State state, boolean fallback, Classifier classifier, boolean callFails, boolean alreadyDone) {}
 
     static Stream<Case> cases() {
         List<Case> all = new ArrayList<>();
@@ -66,8 +65,12 @@ class AsyncFaultTests {
 
     /** A breaker in {@code state}: CLOSED, or HALF_OPEN with no probe taken yet. */
     private static CircuitBreaker breaker(State state, FailureClassifier classifier, FakeTicker ticker) {
-        CircuitBreaker b = CircuitBreaker.builder("async").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ofNanos(COOLDOWN)).classifier(classifier).ticker(ticker).build();
+        CircuitBreaker b = CircuitBreaker.builder("async")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofNanos(COOLDOWN))
+                .classifier(classifier)
+                .ticker(ticker)
+                .build();
         if (state == State.HALF_OPEN) {
             b.tryAcquire().onFailure(0, null);
             ticker.advance(COOLDOWN);
@@ -137,9 +140,11 @@ class AsyncFaultTests {
         CircuitBreaker b = breaker(c.state(), c.classifier().classifier, ticker);
         IllegalArgumentException thrown = new IllegalArgumentException("supplier threw");
         CompletionStage<String> stage = c.fallback()
-                ? b.callAsync(() -> {
-                    throw thrown;
-                }, t -> "fallback:" + t.getMessage())
+                ? b.callAsync(
+                        () -> {
+                            throw thrown;
+                        },
+                        t -> "fallback:" + t.getMessage())
                 : b.callAsync(() -> {
                     throw thrown;
                 });
@@ -157,8 +162,12 @@ class AsyncFaultTests {
     @Test
     void aTickerThatFailsAtCompletionStillCompletesTheStageAndRecordsTheOutcome() {
         FlakyTicker ticker = new FlakyTicker();
-        CircuitBreaker b = CircuitBreaker.builder("async-ticker").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ofNanos(COOLDOWN)).slowCallThreshold(Duration.ofSeconds(1)).ticker(ticker).build();
+        CircuitBreaker b = CircuitBreaker.builder("async-ticker")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofNanos(COOLDOWN))
+                .slowCallThreshold(Duration.ofSeconds(1))
+                .ticker(ticker)
+                .build();
         b.tryAcquire().onFailure(0, null);
         ticker.advance(COOLDOWN);
 
@@ -167,7 +176,9 @@ class AsyncFaultTests {
         ticker.failNext(1); // the reading that times the call
         ok.complete("ok");
         assertTrue(probe.isDone());
-        assertInstanceOf(FlakyTicker.TickerBroke.class, assertThrows(CompletionException.class, probe::join).getCause(),
+        assertInstanceOf(
+                FlakyTicker.TickerBroke.class,
+                assertThrows(CompletionException.class, probe::join).getCause(),
                 "the call succeeded, but the broken ticker is not hidden");
         assertEquals(State.CLOSED, b.state(), "the probe's success was recorded (duration unknown, not slow)");
 
@@ -186,23 +197,32 @@ class AsyncFaultTests {
     @Test
     void aTickerThatFailsWhenTheCallStartsGivesAFailedStageAndReturnsTheProbe() {
         FlakyTicker ticker = new FlakyTicker();
-        CircuitBreaker b = CircuitBreaker.builder("async-start").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ofNanos(COOLDOWN)).slowCallThreshold(Duration.ofSeconds(1)).ticker(ticker).build();
+        CircuitBreaker b = CircuitBreaker.builder("async-start")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofNanos(COOLDOWN))
+                .slowCallThreshold(Duration.ofSeconds(1))
+                .ticker(ticker)
+                .build();
         b.tryAcquire().onFailure(0, null);
         ticker.advance(COOLDOWN);
         ticker.failAfter(1, 1); // the permit decision reads well, the call's start time does not
         boolean[] called = {false};
         CompletableFuture<String> f = b.callAsync(() -> {
-            called[0] = true;
-            return CompletableFuture.completedFuture("x");
-        }).toCompletableFuture();
-        assertInstanceOf(FlakyTicker.TickerBroke.class, assertThrows(CompletionException.class, f::join).getCause());
+                    called[0] = true;
+                    return CompletableFuture.completedFuture("x");
+                })
+                .toCompletableFuture();
+        assertInstanceOf(
+                FlakyTicker.TickerBroke.class,
+                assertThrows(CompletionException.class, f::join).getCause());
         assertFalse(called[0], "the call was not made");
         assertEquals(0, b.metrics().probesAdmitted());
         ticker.failNext(1);
-        CompletableFuture<String> whileDeciding = b.callAsync(() -> CompletableFuture.completedFuture("x"))
-                .toCompletableFuture();
-        assertTrue(whileDeciding.isCompletedExceptionally(), "a ticker failing while deciding fails the stage, never throws");
+        CompletableFuture<String> whileDeciding =
+                b.callAsync(() -> CompletableFuture.completedFuture("x")).toCompletableFuture();
+        assertTrue(
+                whileDeciding.isCompletedExceptionally(),
+                "a ticker failing while deciding fails the stage, never throws");
     }
 
     @Test
@@ -228,7 +248,8 @@ class AsyncFaultTests {
         assertTrue(b.callAsync(() -> source).toCompletableFuture().cancel(false));
         assertTrue(source.isCancelled(), "the call's stage was cancelled too");
         CompletableFuture<String> other = new CompletableFuture<>();
-        CompletableFuture<String> minimal = b.callAsync(() -> other.minimalCompletionStage()).toCompletableFuture();
+        CompletableFuture<String> minimal =
+                b.callAsync(() -> other.minimalCompletionStage()).toCompletableFuture();
         assertTrue(minimal.cancel(true), "no UnsupportedOperationException from the minimal stage");
         assertTrue(minimal.isCancelled());
         assertEquals(0, b.metrics().probesAdmitted());
@@ -239,8 +260,11 @@ class AsyncFaultTests {
         FakeTicker ticker = new FakeTicker();
         CircuitBreaker b = breaker(State.HALF_OPEN, FailureClassifier.defaults(), ticker);
         CompletableFuture<String> hanging = new CompletableFuture<>();
-        CompletableFuture<String> f = b.callAsync(() -> hanging).toCompletableFuture().orTimeout(20, TimeUnit.MILLISECONDS);
-        assertInstanceOf(TimeoutException.class, assertThrows(CompletionException.class, f::join).getCause());
+        CompletableFuture<String> f =
+                b.callAsync(() -> hanging).toCompletableFuture().orTimeout(20, TimeUnit.MILLISECONDS);
+        assertInstanceOf(
+                TimeoutException.class,
+                assertThrows(CompletionException.class, f::join).getCause());
         assertEquals(State.OPEN, b.state(), "the timed-out probe failed the round at once");
         assertTrue(hanging.isCancelled(), "the abandoned call's stage was cancelled");
     }
@@ -248,21 +272,35 @@ class AsyncFaultTests {
     @Test
     void aTimeoutIsSlowWhenAThresholdIsSetAndCancellationOrACallersValueRecordNothing() {
         RecordingWindow.Factory windows = new RecordingWindow.Factory(Integer.MAX_VALUE);
-        CircuitBreaker timed = CircuitBreaker.builder("timed").window(windows)
-                .slowCallThreshold(Duration.ofSeconds(5)).ticker(new FakeTicker()).build();
-        CompletableFuture<String> f = timed.callAsync(() -> new CompletableFuture<String>()).toCompletableFuture();
+        CircuitBreaker timed = CircuitBreaker.builder("timed")
+                .window(windows)
+                .slowCallThreshold(Duration.ofSeconds(5))
+                .ticker(new FakeTicker())
+                .build();
+        CompletableFuture<String> f =
+                timed.callAsync(() -> new CompletableFuture<String>()).toCompletableFuture();
         f.completeExceptionally(new TimeoutException("caller gave up waiting"));
         assertEquals(List.of(new RecordingWindow.Call(true, true)), windows.current().calls);
 
-        timed.callAsync(() -> new CompletableFuture<String>()).toCompletableFuture().cancel(true);
-        timed.callAsync(() -> new CompletableFuture<String>()).toCompletableFuture().complete("hedged elsewhere");
+        timed.callAsync(() -> new CompletableFuture<String>())
+                .toCompletableFuture()
+                .cancel(true);
+        timed.callAsync(() -> new CompletableFuture<String>())
+                .toCompletableFuture()
+                .complete("hedged elsewhere");
         assertEquals(1, windows.current().calls.size(), "a cancellation and a caller's value record no outcome");
 
         RecordingWindow.Factory untimedWindows = new RecordingWindow.Factory(Integer.MAX_VALUE);
-        CircuitBreaker untimed = CircuitBreaker.builder("untimed").window(untimedWindows).ticker(new FakeTicker()).build();
-        untimed.callAsync(() -> new CompletableFuture<String>()).toCompletableFuture()
+        CircuitBreaker untimed = CircuitBreaker.builder("untimed")
+                .window(untimedWindows)
+                .ticker(new FakeTicker())
+                .build();
+        untimed.callAsync(() -> new CompletableFuture<String>())
+                .toCompletableFuture()
                 .completeExceptionally(new TimeoutException());
-        assertEquals(List.of(new RecordingWindow.Call(true, false)), untimedWindows.current().calls,
+        assertEquals(
+                List.of(new RecordingWindow.Call(true, false)),
+                untimedWindows.current().calls,
                 "without a threshold nothing is slow, a timeout included");
     }
 
@@ -279,7 +317,8 @@ class AsyncFaultTests {
         assertEquals("first", f.join());
         assertEquals(0, b.metrics().duplicateReports(), "settled exactly once");
         assertThrows(CancellationException.class, () -> {
-            CompletableFuture<String> g = b.callAsync(() -> new CompletableFuture<String>()).toCompletableFuture();
+            CompletableFuture<String> g =
+                    b.callAsync(() -> new CompletableFuture<String>()).toCompletableFuture();
             g.cancel(false);
             g.join();
         });
@@ -301,12 +340,16 @@ class AsyncFaultTests {
     void aSourceWhoseCancelThrowsStillLetsTheStageComplete() throws Exception {
         FakeTicker ticker = new FakeTicker();
         CircuitBreaker b = breaker(State.CLOSED, FailureClassifier.defaults(), ticker);
-        CompletableFuture<String> cancelled = b.callAsync(AsyncFaultTests::uncancellable).toCompletableFuture();
+        CompletableFuture<String> cancelled =
+                b.callAsync(AsyncFaultTests::uncancellable).toCompletableFuture();
         assertTrue(cancelled.cancel(true));
         assertTrue(cancelled.isCancelled());
-        CompletableFuture<String> timedOut = b.callAsync(AsyncFaultTests::uncancellable).toCompletableFuture()
+        CompletableFuture<String> timedOut = b.callAsync(AsyncFaultTests::uncancellable)
+                .toCompletableFuture()
                 .orTimeout(5, TimeUnit.MILLISECONDS);
-        assertInstanceOf(TimeoutException.class, assertThrows(CompletionException.class, timedOut::join).getCause());
+        assertInstanceOf(
+                TimeoutException.class,
+                assertThrows(CompletionException.class, timedOut::join).getCause());
     }
 
     @Test
@@ -325,8 +368,11 @@ class AsyncFaultTests {
     void aSupplierThatReturnsNullIsABugNotAFailure() {
         FakeTicker ticker = new FakeTicker();
         CircuitBreaker b = breaker(State.HALF_OPEN, FailureClassifier.defaults(), ticker);
-        CompletableFuture<String> f = b.callAsync(() -> (CompletionStage<String>) null).toCompletableFuture();
-        assertInstanceOf(NullPointerException.class, assertThrows(CompletionException.class, f::join).getCause());
+        CompletableFuture<String> f =
+                b.callAsync(() -> (CompletionStage<String>) null).toCompletableFuture();
+        assertInstanceOf(
+                NullPointerException.class,
+                assertThrows(CompletionException.class, f::join).getCause());
         assertEquals(State.HALF_OPEN, b.state(), "nothing recorded");
         assertEquals(0, b.metrics().probesAdmitted(), "the permit was released");
     }

@@ -119,11 +119,22 @@ class BreakerChainProperties {
     Arbitrary<ActionChain<Fixture>> chains() {
         return ActionChain.startWith(Fixture::new)
                 .withAction(4, act(Arbitraries.just(Transformer.mutate("acquire", Fixture::acquire))))
-                .withAction(4, act(Arbitraries.integers().between(0, 20).flatMap(i ->
-                        Arbitraries.of(Outcome.SUCCESS, Outcome.SUCCESS, Outcome.FAILURE, Outcome.FAILURE, Outcome.IGNORED)
-                                .map(o -> Transformer.<Fixture>mutate("report " + o + " on #" + i, f -> f.report(i, o))))))
-                .withAction(3, act(Arbitraries.of(0L, 1L, COOLDOWN - 1, COOLDOWN, MAX_HALF_OPEN, 3L)
-                        .map(d -> Transformer.<Fixture>mutate("advance " + d, f -> f.advance(d)))))
+                .withAction(
+                        4,
+                        act(Arbitraries.integers()
+                                .between(0, 20)
+                                .flatMap(i -> Arbitraries.of(
+                                                Outcome.SUCCESS,
+                                                Outcome.SUCCESS,
+                                                Outcome.FAILURE,
+                                                Outcome.FAILURE,
+                                                Outcome.IGNORED)
+                                        .map(o -> Transformer.<Fixture>mutate(
+                                                "report " + o + " on #" + i, f -> f.report(i, o))))))
+                .withAction(
+                        3,
+                        act(Arbitraries.of(0L, 1L, COOLDOWN - 1, COOLDOWN, MAX_HALF_OPEN, 3L)
+                                .map(d -> Transformer.<Fixture>mutate("advance " + d, f -> f.advance(d)))))
                 .withAction(1, act(Arbitraries.just(Transformer.mutate("isolate", Fixture::isolate))))
                 .withAction(1, act(Arbitraries.just(Transformer.mutate("reset", Fixture::reset))))
                 .withMaxTransformations(80);

@@ -1,20 +1,20 @@
 package dev.breaker;
 
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import kotlin.Unit;
 import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.kotlinx.lincheck.DSLScenarioBuilder;
 import org.jetbrains.kotlinx.lincheck.DSLThreadScenario;
 import org.jetbrains.kotlinx.lincheck.LinCheckerKt;
 import org.jetbrains.kotlinx.lincheck.Options;
-import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.kotlinx.lincheck.annotations.Operation;
 import org.jetbrains.kotlinx.lincheck.annotations.Param;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.kotlinx.lincheck.paramgen.IntGen;
 import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions;
 import org.jetbrains.kotlinx.lincheck.strategy.stress.StressOptions;
@@ -56,8 +56,7 @@ public class BreakerLincheckTests {
     private final AtomicReferenceArray<Permit> slots = new AtomicReferenceArray<>(2);
 
     /** Lincheck makes one per scenario. */
-    public BreakerLincheckTests() {
-    }
+    public BreakerLincheckTests() {}
 
     /** @return whether granted; slot A belongs to one thread (its group), so taking and reporting look atomic */
     @Operation(nonParallelGroup = "A")
@@ -158,15 +157,28 @@ public class BreakerLincheckTests {
      */
     private static <O extends Options<O, ?>> O withCustomScenarios(O options) {
         // two threads ask as a round opens: exactly 2 probes, however the four requests interleave
-        options.addCustomScenario(scenario(List.of("acquireA", "failureA", "advance 2"),
-                List.of(List.of("acquireA", "acquireA"), List.of("acquireB", "acquireB")), List.of("state", "generation")));
+        options.addCustomScenario(scenario(
+                List.of("acquireA", "failureA", "advance 2"),
+                List.of(List.of("acquireA", "acquireA"), List.of("acquireB", "acquireB")),
+                List.of("state", "generation")));
         // a probe of a failed round reports while the next round is open: it is late
-        options.addCustomScenario(scenario(List.of("acquireA", "failureA", "advance 2", "acquireA", "acquireB",
-                        "failureB", "advance 2", "acquireB"),
-                List.of(List.of("failureA", "state"), List.of("state", "successB")), List.of("state", "generation")));
+        options.addCustomScenario(scenario(
+                List.of(
+                        "acquireA",
+                        "failureA",
+                        "advance 2",
+                        "acquireA",
+                        "acquireB",
+                        "failureB",
+                        "advance 2",
+                        "acquireB"),
+                List.of(List.of("failureA", "state"), List.of("state", "successB")),
+                List.of("state", "generation")));
         // two failures of the same CLOSED generation at once: one transition
-        options.addCustomScenario(scenario(List.of("acquireA", "acquireB"),
-                List.of(List.of("failureA", "generation"), List.of("failureB", "state")), List.of("generation")));
+        options.addCustomScenario(scenario(
+                List.of("acquireA", "acquireB"),
+                List.of(List.of("failureA", "generation"), List.of("failureB", "state")),
+                List.of("generation")));
         return options;
     }
 
@@ -205,25 +217,29 @@ public class BreakerLincheckTests {
 
     @Test
     void modelChecking() {
-        LinCheckerKt.check(withCustomScenarios(new ModelCheckingOptions()
-                .iterations(30 * SCALE)
-                .invocationsPerIteration(500)
-                .threads(2)
-                .actorsPerThread(3)
-                .actorsBefore(4)
-                .actorsAfter(1)
-                .sequentialSpecification(LincheckModel.class)), BreakerLincheckTests.class);
+        LinCheckerKt.check(
+                withCustomScenarios(new ModelCheckingOptions()
+                        .iterations(30 * SCALE)
+                        .invocationsPerIteration(500)
+                        .threads(2)
+                        .actorsPerThread(3)
+                        .actorsBefore(4)
+                        .actorsAfter(1)
+                        .sequentialSpecification(LincheckModel.class)),
+                BreakerLincheckTests.class);
     }
 
     @Test
     void stress() {
-        LinCheckerKt.check(withCustomScenarios(new StressOptions()
-                .iterations(30 * SCALE)
-                .invocationsPerIteration(2_000)
-                .threads(2)
-                .actorsPerThread(3)
-                .actorsBefore(4)
-                .actorsAfter(1)
-                .sequentialSpecification(LincheckModel.class)), BreakerLincheckTests.class);
+        LinCheckerKt.check(
+                withCustomScenarios(new StressOptions()
+                        .iterations(30 * SCALE)
+                        .invocationsPerIteration(2_000)
+                        .threads(2)
+                        .actorsPerThread(3)
+                        .actorsBefore(4)
+                        .actorsAfter(1)
+                        .sequentialSpecification(LincheckModel.class)),
+                BreakerLincheckTests.class);
     }
 }

@@ -20,34 +20,55 @@ class BuilderTests {
     void badSettingsNameTheSettingAndValue() {
         rejects("threshold must be >= 1, was 0", () -> Windows.consecutiveFailures(0));
         rejects("name must contain a visible character, was ' '", () -> CircuitBreaker.builder(" "));
-        rejects("name must contain a visible character, was '\\u200B\\u2060'",
+        rejects(
+                "name must contain a visible character, was '\\u200B\\u2060'",
                 () -> CircuitBreaker.builder("\u200B\u2060"));
         rejects("name must not contain control characters, was 'a\\u000Ab'", () -> CircuitBreaker.builder("a\nb"));
         rejects("probes must be >= 1, was 0", () -> CircuitBreaker.builder("b").probes(0));
-        rejects("cooldown must be >= 0, was PT-1S", () -> CircuitBreaker.builder("b").cooldown(Duration.ofSeconds(-1)));
-        rejects("slowCallThreshold must be > 0, was PT0S",
+        rejects(
+                "cooldown must be >= 0, was PT-1S",
+                () -> CircuitBreaker.builder("b").cooldown(Duration.ofSeconds(-1)));
+        rejects(
+                "slowCallThreshold must be > 0, was PT0S",
                 () -> CircuitBreaker.builder("b").slowCallThreshold(Duration.ZERO));
-        rejects("maxHalfOpenDuration must be > 0, was PT-0.001S",
+        rejects(
+                "maxHalfOpenDuration must be > 0, was PT-0.001S",
                 () -> CircuitBreaker.builder("b").maxHalfOpenDuration(Duration.ofMillis(-1)));
         rejects("probes must be >= 1, was -3", () -> HalfOpenPolicies.fixed(Duration.ZERO, -3));
     }
 
     @Test
     void nullsAreNamed() {
-        assertEquals("name", assertThrows(NullPointerException.class, () -> CircuitBreaker.builder(null)).getMessage());
+        assertEquals(
+                "name",
+                assertThrows(NullPointerException.class, () -> CircuitBreaker.builder(null))
+                        .getMessage());
         CircuitBreakerBuilder b = CircuitBreaker.builder("b");
-        assertEquals("window", assertThrows(NullPointerException.class, () -> b.window(null)).getMessage());
-        assertEquals("ticker", assertThrows(NullPointerException.class, () -> b.ticker(null)).getMessage());
-        assertEquals("classifier", assertThrows(NullPointerException.class, () -> b.classifier(null)).getMessage());
-        assertEquals("listener", assertThrows(NullPointerException.class, () -> b.listener(null)).getMessage());
-        assertEquals("cooldown", assertThrows(NullPointerException.class, () -> b.cooldown(null)).getMessage());
+        assertEquals(
+                "window",
+                assertThrows(NullPointerException.class, () -> b.window(null)).getMessage());
+        assertEquals(
+                "ticker",
+                assertThrows(NullPointerException.class, () -> b.ticker(null)).getMessage());
+        assertEquals(
+                "classifier",
+                assertThrows(NullPointerException.class, () -> b.classifier(null))
+                        .getMessage());
+        assertEquals(
+                "listener",
+                assertThrows(NullPointerException.class, () -> b.listener(null)).getMessage());
+        assertEquals(
+                "cooldown",
+                assertThrows(NullPointerException.class, () -> b.cooldown(null)).getMessage());
     }
 
     @Test
     void rejectedValueLeavesTheBuilderUnchanged() {
         FakeTicker ticker = new FakeTicker();
-        CircuitBreakerBuilder b = CircuitBreaker.builder("b").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ofMillis(10)).ticker(ticker);
+        CircuitBreakerBuilder b = CircuitBreaker.builder("b")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofMillis(10))
+                .ticker(ticker);
         assertThrows(IllegalArgumentException.class, () -> b.cooldown(Duration.ofMillis(-5)));
         CircuitBreaker breaker = b.build();
         breaker.tryAcquire().onFailure(0, null);
@@ -58,8 +79,12 @@ class BuilderTests {
 
     @Test
     void halfOpenPolicyConflictsWithCooldownAndProbes() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CircuitBreaker.builder("b")
-                .cooldown(Duration.ofSeconds(1)).halfOpen(HalfOpenPolicies.fixed(Duration.ofSeconds(2), 1)).build());
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> CircuitBreaker.builder("b")
+                        .cooldown(Duration.ofSeconds(1))
+                        .halfOpen(HalfOpenPolicies.fixed(Duration.ofSeconds(2), 1))
+                        .build());
         assertTrue(e.getMessage().contains("cooldown(PT1S)"), e.getMessage());
     }
 
@@ -85,7 +110,8 @@ class BuilderTests {
 
     @Test
     void durationsLongerThanALongOfNanosAreRefusedEverywhere() {
-        String limit = " must be at most PT2562047H47M16.854775807S (Long.MAX_VALUE nanoseconds, about 292 years), was PT8760000H";
+        String limit =
+                " must be at most PT2562047H47M16.854775807S (Long.MAX_VALUE nanoseconds, about 292 years), was PT8760000H";
         Duration tooLong = Duration.ofDays(365L * 1_000);
         rejects("cooldown" + limit, () -> CircuitBreaker.builder("b").cooldown(tooLong));
         rejects("slowCallThreshold" + limit, () -> CircuitBreaker.builder("b").slowCallThreshold(tooLong));
@@ -97,37 +123,42 @@ class BuilderTests {
     void theLongestDurationIsAccepted() {
         FakeTicker ticker = new FakeTicker(Long.MAX_VALUE - 5); // wraps while open
         Duration longest = Duration.ofNanos(Long.MAX_VALUE);
-        CircuitBreaker b = CircuitBreaker.builder("forever").window(Windows.consecutiveFailures(1))
-                .cooldown(longest).slowCallThreshold(longest).maxHalfOpenDuration(longest).ticker(ticker).build();
+        CircuitBreaker b = CircuitBreaker.builder("forever")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(longest)
+                .slowCallThreshold(longest)
+                .maxHalfOpenDuration(longest)
+                .ticker(ticker)
+                .build();
         b.tryAcquire().onSuccess(Long.MAX_VALUE - 1);
         assertEquals(0, b.metrics().slowCalls());
         b.tryAcquire().onFailure(0, null);
         ticker.advance(Long.MAX_VALUE - 1);
-        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> b.run(() -> { }));
+        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> b.run(() -> {}));
         assertEquals(1, e.retryAfterNanos(), "one nanosecond of the cooldown is left");
         ticker.advance(1);
         assertTrue(b.tryAcquire().granted(), "the cooldown ended, exactly");
     }
 
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"\u3164", "\u2800", "\uFFA0", "\u115F\u1160", "\u034F",
-        "\uFE0F", " \u200B ", "\u00A0"})
+    @org.junit.jupiter.params.provider.ValueSource(
+            strings = {"\u3164", "\u2800", "\uFFA0", "\u115F\u1160", "\u034F", "\uFE0F", " \u200B ", "\u00A0"})
     void namesThatShowNothingAreRefused(String name) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CircuitBreaker.builder(name));
         assertTrue(e.getMessage().startsWith("name must contain a visible character, was '"), e.getMessage());
     }
 
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"a\u2028b", "a\u2029b", "a\u202Eb", "a\u2066b", "a\rb",
-        "a\u0000b", "\uD800x"})
+    @org.junit.jupiter.params.provider.ValueSource(
+            strings = {"a\u2028b", "a\u2029b", "a\u202Eb", "a\u2066b", "a\rb", "a\u0000b", "\uD800x"})
     void namesThatBreakOrReorderLinesAreRefused(String name) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CircuitBreaker.builder(name));
         assertTrue(e.getMessage().startsWith("name must not contain control characters, was '"), e.getMessage());
     }
 
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"payments", "payments-eu west", "Zahlungen", "支付",
-        "платежи", "café", "a\u0301", "🚀", "x"})
+    @org.junit.jupiter.params.provider.ValueSource(
+            strings = {"payments", "payments-eu west", "Zahlungen", "支付", "платежи", "café", "a\u0301", "🚀", "x"})
     void namesPeopleWriteAreAccepted(String name) {
         assertEquals(name, CircuitBreaker.builder(name).build().name());
     }

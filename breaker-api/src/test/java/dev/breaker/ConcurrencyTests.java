@@ -55,8 +55,12 @@ class ConcurrencyTests {
     void threadsRacingAtExpiredCooldownGetExactlyNProbes() throws Exception {
         for (int probes = 1; probes <= 3; probes++) {
             FakeTicker ticker = new FakeTicker();
-            CircuitBreaker b = CircuitBreaker.builder("race").window(Windows.consecutiveFailures(1))
-                    .cooldown(Duration.ofMillis(10)).probes(probes).ticker(ticker).build();
+            CircuitBreaker b = CircuitBreaker.builder("race")
+                    .window(Windows.consecutiveFailures(1))
+                    .cooldown(Duration.ofMillis(10))
+                    .probes(probes)
+                    .ticker(ticker)
+                    .build();
             for (int round = 0; round < ROUNDS; round++) {
                 b.tryAcquire().onFailure(0, null);
                 assertEquals(State.OPEN, b.state());
@@ -67,7 +71,11 @@ class ConcurrencyTests {
                 assertEquals(State.HALF_OPEN, b.state());
                 assertEquals(probes, b.metrics().probesAdmitted());
                 // one probe fails: next round
-                permits.stream().filter(Permit::granted).findFirst().orElseThrow().onFailure(0, null);
+                permits.stream()
+                        .filter(Permit::granted)
+                        .findFirst()
+                        .orElseThrow()
+                        .onFailure(0, null);
                 assertEquals(State.OPEN, b.state());
                 b.reset();
             }
@@ -78,16 +86,21 @@ class ConcurrencyTests {
     void manyThreadsFailingAtOnceOpenExactlyOnce() throws Exception {
         for (int round = 0; round < ROUNDS; round++) {
             ConcurrentLinkedQueue<StateTransition> transitions = new ConcurrentLinkedQueue<>();
-            CircuitBreaker b = CircuitBreaker.builder("storm").window(Windows.consecutiveFailures(3))
-                    .cooldown(Duration.ofSeconds(60)).ticker(new FakeTicker())
+            CircuitBreaker b = CircuitBreaker.builder("storm")
+                    .window(Windows.consecutiveFailures(3))
+                    .cooldown(Duration.ofSeconds(60))
+                    .ticker(new FakeTicker())
                     .listener(e -> {
                         if (e instanceof StateTransition t) {
                             transitions.add(t);
                         }
-                    }).build();
-            race(() -> b.get(() -> {
-                throw new IllegalStateException("down");
-            }, e -> "fallback"));
+                    })
+                    .build();
+            race(() -> b.get(
+                    () -> {
+                        throw new IllegalStateException("down");
+                    },
+                    e -> "fallback"));
             assertEquals(1, transitions.size(), "round " + round + ": " + transitions);
             StateTransition t = transitions.peek();
             assertEquals(State.CLOSED, t.from());
@@ -101,13 +114,17 @@ class ConcurrencyTests {
     void lateSuccessesRacingWithProbesNeverDecideTheRound() throws Exception {
         for (int round = 0; round < ROUNDS; round++) {
             FakeTicker ticker = new FakeTicker();
-            CircuitBreaker b = CircuitBreaker.builder("late").window(Windows.consecutiveFailures(1))
-                    .cooldown(Duration.ofMillis(10)).probes(2).ticker(ticker).build();
+            CircuitBreaker b = CircuitBreaker.builder("late")
+                    .window(Windows.consecutiveFailures(1))
+                    .cooldown(Duration.ofMillis(10))
+                    .probes(2)
+                    .ticker(ticker)
+                    .build();
             Permit closedEra = b.tryAcquire();
             closedEra.onFailure(0, null); // trips; the shared permit of generation 0 is now stale
             ticker.advanceMillis(10);
             Permit probe = b.tryAcquire(); // round 1
-            probe.onFailure(0, null);      // round 1 failed
+            probe.onFailure(0, null); // round 1 failed
             ticker.advanceMillis(10);
             AtomicInteger index = new AtomicInteger();
             // thread 0 takes a probe of round 2; the others report stale successes and releases
@@ -131,15 +148,21 @@ class ConcurrencyTests {
             mine.onSuccess(0);
             assertEquals(State.HALF_OPEN, b.state(), "the round still needs its second probe");
             assertEquals(THREADS / 2 - 1, b.metrics().lateResults(), "every stale closed-era success is late");
-            assertEquals(THREADS / 2, b.metrics().duplicateReports(), "probe's releases after its failure are duplicates");
+            assertEquals(
+                    THREADS / 2, b.metrics().duplicateReports(), "probe's releases after its failure are duplicates");
         }
     }
 
     @Test
     void releasesAndAcquiresNeverExceedTheBudget() throws Exception {
         FakeTicker ticker = new FakeTicker();
-        CircuitBreaker b = CircuitBreaker.builder("churn").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ZERO).probes(3).maxHalfOpenDuration(Duration.ofDays(1)).ticker(ticker).build();
+        CircuitBreaker b = CircuitBreaker.builder("churn")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ZERO)
+                .probes(3)
+                .maxHalfOpenDuration(Duration.ofDays(1))
+                .ticker(ticker)
+                .build();
         b.tryAcquire().onFailure(0, null);
         b.tryAcquire().release(); // enter HALF_OPEN, give the slot back
         AtomicInteger maxSeen = new AtomicInteger();
@@ -166,15 +189,19 @@ class ConcurrencyTests {
         ConcurrentLinkedQueue<StateTransition> seen = new ConcurrentLinkedQueue<>();
         AtomicInteger inListener = new AtomicInteger();
         AtomicInteger overlaps = new AtomicInteger();
-        CircuitBreaker b = CircuitBreaker.builder("order").ticker(new FakeTicker()).eventBacklog(1 << 16).listener(e -> {
-            if (inListener.incrementAndGet() > 1) {
-                overlaps.incrementAndGet();
-            }
-            if (e instanceof StateTransition t) {
-                seen.add(t);
-            }
-            inListener.decrementAndGet();
-        }).build();
+        CircuitBreaker b = CircuitBreaker.builder("order")
+                .ticker(new FakeTicker())
+                .eventBacklog(1 << 16)
+                .listener(e -> {
+                    if (inListener.incrementAndGet() > 1) {
+                        overlaps.incrementAndGet();
+                    }
+                    if (e instanceof StateTransition t) {
+                        seen.add(t);
+                    }
+                    inListener.decrementAndGet();
+                })
+                .build();
         race(() -> {
             for (int i = 0; i < 2_000; i++) {
                 if ((i & 1) == 0) {

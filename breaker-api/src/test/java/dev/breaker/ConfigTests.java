@@ -20,46 +20,74 @@ class ConfigTests {
         assertEquals(d, CircuitBreakerConfig.builder().build());
         assertEquals(d.hashCode(), CircuitBreakerConfig.builder().build().hashCode());
         assertEquals(Windows.consecutiveFailures(CircuitBreakerConfig.DEFAULT_CONSECUTIVE_FAILURES), d.window());
-        assertEquals(HalfOpenPolicies.fixed(CircuitBreakerConfig.DEFAULT_COOLDOWN, CircuitBreakerConfig.DEFAULT_PROBES),
+        assertEquals(
+                HalfOpenPolicies.fixed(CircuitBreakerConfig.DEFAULT_COOLDOWN, CircuitBreakerConfig.DEFAULT_PROBES),
                 d.halfOpen());
         assertEquals(Optional.empty(), d.slowCallThreshold());
         assertEquals(Duration.ofSeconds(60), d.maxHalfOpenDuration());
         assertSame(FailureClassifier.defaults(), d.classifier());
-        assertEquals("CircuitBreakerConfig[window=consecutive(threshold=5), halfOpen=fixed(cooldown=PT1M, probes=1), "
-                + "slowCallThreshold=none, maxHalfOpenDuration=PT1M, classifier=default, rejectionStackTraces=false, "
-                + "trackedPermits=false]", d.toString());
-        assertEquals(d, CircuitBreaker.builder("b").build().config(), "a breaker built with no settings has the defaults");
+        assertEquals(
+                "CircuitBreakerConfig[window=consecutive(threshold=5), halfOpen=fixed(cooldown=PT1M, probes=1), "
+                        + "slowCallThreshold=none, maxHalfOpenDuration=PT1M, classifier=default, rejectionStackTraces=false, "
+                        + "trackedPermits=false]",
+                d.toString());
+        assertEquals(
+                d, CircuitBreaker.builder("b").build().config(), "a breaker built with no settings has the defaults");
     }
 
     @Test
     void equalityComparesEverySettingAndPluginsByTheirOwnEquals() {
-        CircuitBreakerConfig a = CircuitBreakerConfig.builder().window(Windows.consecutiveFailures(3))
-                .cooldown(Duration.ofSeconds(5)).probes(2).slowCallThreshold(Duration.ofMillis(200)).build();
-        CircuitBreakerConfig b = CircuitBreakerConfig.builder().window(Windows.consecutiveFailures(3))
-                .cooldown(Duration.ofSeconds(5)).probes(2).slowCallThreshold(Duration.ofMillis(200)).build();
+        CircuitBreakerConfig a = CircuitBreakerConfig.builder()
+                .window(Windows.consecutiveFailures(3))
+                .cooldown(Duration.ofSeconds(5))
+                .probes(2)
+                .slowCallThreshold(Duration.ofMillis(200))
+                .build();
+        CircuitBreakerConfig b = CircuitBreakerConfig.builder()
+                .window(Windows.consecutiveFailures(3))
+                .cooldown(Duration.ofSeconds(5))
+                .probes(2)
+                .slowCallThreshold(Duration.ofMillis(200))
+                .build();
         assertEquals(a, b, "built-in windows and policies are values");
         assertEquals(a.hashCode(), b.hashCode());
         assertNotEquals(a, CircuitBreakerConfig.builder(a).probes(3).build());
         assertNotEquals(a, CircuitBreakerConfig.builder(a).trackedPermits(true).build());
-        assertNotEquals(a, CircuitBreakerConfig.builder(a).rejectionStackTraces(true).build());
-        assertNotEquals(a, CircuitBreakerConfig.builder(a).maxHalfOpenDuration(Duration.ofSeconds(1)).build());
+        assertNotEquals(
+                a, CircuitBreakerConfig.builder(a).rejectionStackTraces(true).build());
+        assertNotEquals(
+                a,
+                CircuitBreakerConfig.builder(a)
+                        .maxHalfOpenDuration(Duration.ofSeconds(1))
+                        .build());
         FailureClassifier lambda = (r, e) -> Outcome.SUCCESS;
-        CircuitBreakerConfig withLambda = CircuitBreakerConfig.builder(a).classifier(lambda).build();
-        assertEquals(withLambda, CircuitBreakerConfig.builder(a).classifier(lambda).build(), "the same lambda");
-        assertNotEquals(withLambda, CircuitBreakerConfig.builder(a).classifier((r, e) -> Outcome.SUCCESS).build(),
+        CircuitBreakerConfig withLambda =
+                CircuitBreakerConfig.builder(a).classifier(lambda).build();
+        assertEquals(
+                withLambda, CircuitBreakerConfig.builder(a).classifier(lambda).build(), "the same lambda");
+        assertNotEquals(
+                withLambda,
+                CircuitBreakerConfig.builder(a)
+                        .classifier((r, e) -> Outcome.SUCCESS)
+                        .build(),
                 "another lambda, by identity");
     }
 
     @Test
     void aBuilderStartedFromAConfigKeepsWhatItDoesNotSet() {
-        CircuitBreakerConfig base = CircuitBreakerConfig.builder().cooldown(Duration.ofSeconds(7)).probes(3)
-                .slowCallThreshold(Duration.ofSeconds(1)).trackedPermits(true).build();
+        CircuitBreakerConfig base = CircuitBreakerConfig.builder()
+                .cooldown(Duration.ofSeconds(7))
+                .probes(3)
+                .slowCallThreshold(Duration.ofSeconds(1))
+                .trackedPermits(true)
+                .build();
         CircuitBreakerConfig more = CircuitBreakerConfig.builder(base).probes(4).build();
         assertEquals(HalfOpenPolicies.fixed(Duration.ofSeconds(7), 4), more.halfOpen(), "the cooldown is kept");
         assertEquals(Optional.of(Duration.ofSeconds(1)), more.slowCallThreshold());
         assertTrue(more.trackedPermits());
         HalfOpenPolicy custom = HalfOpenPolicies.fixed(Duration.ZERO, 9);
-        CircuitBreakerConfig replaced = CircuitBreakerConfig.builder(base).halfOpen(custom).build();
+        CircuitBreakerConfig replaced =
+                CircuitBreakerConfig.builder(base).halfOpen(custom).build();
         assertEquals(custom, replaced.halfOpen(), "a policy may replace an inherited cooldown and probes");
         assertEquals(base, CircuitBreakerConfig.builder(base).build());
     }
@@ -87,27 +115,42 @@ class ConfigTests {
                 return "custom";
             }
         };
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> CircuitBreakerConfig.builder().halfOpen(policy).probes(2).build());
-        assertEquals("halfOpen(custom) sets the cooldown and probes itself; remove cooldown(null) and probes(2)",
+        assertEquals(
+                "halfOpen(custom) sets the cooldown and probes itself; remove cooldown(null) and probes(2)",
                 e.getMessage());
-        CircuitBreakerConfig withPolicy = CircuitBreakerConfig.builder().halfOpen(policy).build();
-        assertThrows(IllegalArgumentException.class,
-                () -> CircuitBreakerConfig.builder(withPolicy).cooldown(Duration.ofSeconds(1)).build(),
+        CircuitBreakerConfig withPolicy =
+                CircuitBreakerConfig.builder().halfOpen(policy).build();
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> CircuitBreakerConfig.builder(withPolicy)
+                        .cooldown(Duration.ofSeconds(1))
+                        .build(),
                 "an inherited policy conflicts with a cooldown just as a set one does");
     }
 
     @Test
     void aBreakerStartsFromTheConfigAndKeepsItsOwnTickerAndListeners() {
-        CircuitBreakerConfig config = CircuitBreakerConfig.builder().window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ofMillis(10)).build();
+        CircuitBreakerConfig config = CircuitBreakerConfig.builder()
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofMillis(10))
+                .build();
         FakeTicker ticker = new FakeTicker();
         java.util.List<BreakerEvent> heard = new java.util.ArrayList<>();
-        CircuitBreaker one = CircuitBreaker.builder("one", config).ticker(ticker).eventExecutor(Runnable::run)
-                .listener(heard::add).build();
-        CircuitBreaker two = CircuitBreaker.builder("two", config).ticker(ticker).probes(2).build();
+        CircuitBreaker one = CircuitBreaker.builder("one", config)
+                .ticker(ticker)
+                .eventExecutor(Runnable::run)
+                .listener(heard::add)
+                .build();
+        CircuitBreaker two =
+                CircuitBreaker.builder("two", config).ticker(ticker).probes(2).build();
         assertEquals(config, one.config());
-        assertEquals(CircuitBreakerConfig.builder(config).probes(2).build(), two.config(), "the builder may change a setting");
+        assertEquals(
+                CircuitBreakerConfig.builder(config).probes(2).build(),
+                two.config(),
+                "the builder may change a setting");
         one.tryAcquire().onFailure(0, null);
         two.tryAcquire().onFailure(0, null);
         assertEquals(State.OPEN, one.state());
@@ -123,11 +166,23 @@ class ConfigTests {
 
     @Test
     void badValuesAreRefusedByTheConfigBuilderAsByTheBreakerBuilder() {
-        assertEquals("probes must be >= 1, was 0",
-                assertThrows(IllegalArgumentException.class, () -> CircuitBreakerConfig.builder().probes(0)).getMessage());
-        assertEquals("slowCallThreshold must be > 0, was PT0S", assertThrows(IllegalArgumentException.class,
-                () -> CircuitBreakerConfig.builder().slowCallThreshold(Duration.ZERO)).getMessage());
-        assertEquals("classifier", assertThrows(NullPointerException.class,
-                () -> CircuitBreakerConfig.builder().classifier(null)).getMessage());
+        assertEquals(
+                "probes must be >= 1, was 0",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> CircuitBreakerConfig.builder().probes(0))
+                        .getMessage());
+        assertEquals(
+                "slowCallThreshold must be > 0, was PT0S",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> CircuitBreakerConfig.builder().slowCallThreshold(Duration.ZERO))
+                        .getMessage());
+        assertEquals(
+                "classifier",
+                assertThrows(
+                                NullPointerException.class,
+                                () -> CircuitBreakerConfig.builder().classifier(null))
+                        .getMessage());
     }
 }

@@ -16,9 +16,12 @@ class EventDispatcherTests {
 
     private final AtomicReference<Snapshot> current = new AtomicReference<>(isolated(0, null));
     private final List<Long> delivered = new ArrayList<>();
-    private final EventDispatcher dispatcher = new EventDispatcher("d",
-            List.of(e -> delivered.add(e instanceof StateTransition t ? t.generation() : -1L)), current,
-            Runnable::run, 8);
+    private final EventDispatcher dispatcher = new EventDispatcher(
+            "d",
+            List.of(e -> delivered.add(e instanceof StateTransition t ? t.generation() : -1L)),
+            current,
+            Runnable::run,
+            8);
 
     private static Snapshot isolated(long generation, StateTransition cause) {
         return Snapshot.isolated(generation, 0, true, null, WindowCounts.empty(), cause);
@@ -69,6 +72,9 @@ class EventDispatcherTests {
         }
         transition(false);
         assertEquals(21, delivered.size() + dispatcher.dropped());
-        assertEquals(List.of(14L, 15L, 16L, 17L, 18L, 19L, 20L, 21L), delivered, "exactly the backlog of 8: the newest ones");
+        assertEquals(
+                List.of(14L, 15L, 16L, 17L, 18L, 19L, 20L, 21L),
+                delivered,
+                "exactly the backlog of 8: the newest ones");
     }
 }

@@ -7,8 +7,7 @@ import java.util.function.IntSupplier;
 /** Test helpers for events, which a breaker may deliver on its event executor after the call that caused them. */
 final class Events {
 
-    private Events() {
-    }
+    private Events() {}
 
     /** Waits (up to 10 s) until every generation's event was delivered or counted as dropped. */
     static void awaitDelivered(CircuitBreaker b, IntSupplier transitionsSeen) throws InterruptedException {

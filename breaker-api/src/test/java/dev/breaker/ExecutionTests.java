@@ -22,8 +22,10 @@ class ExecutionTests {
     private final FakeTicker ticker = new FakeTicker();
 
     private CircuitBreakerBuilder builder() {
-        return CircuitBreaker.builder("exec").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ofMillis(10)).ticker(ticker);
+        return CircuitBreaker.builder("exec")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofMillis(10))
+                .ticker(ticker);
     }
 
     private static void trip(CircuitBreaker b) {
@@ -46,9 +48,11 @@ class ExecutionTests {
     void checkedExceptionIsRecordedAndRethrown() {
         CircuitBreaker b = builder().build();
         IOException thrown = new IOException("reset by peer");
-        IOException e = assertThrows(IOException.class, () -> b.call(() -> {
-            throw thrown;
-        }));
+        IOException e = assertThrows(
+                IOException.class,
+                () -> b.call(() -> {
+                    throw thrown;
+                }));
         assertSame(thrown, e);
         assertEquals(State.OPEN, b.state());
     }
@@ -56,14 +60,18 @@ class ExecutionTests {
     @Test
     void runtimeExceptionFromGetAndRunTrips() {
         CircuitBreaker b1 = builder().build();
-        assertThrows(IllegalStateException.class, () -> b1.get(() -> {
-            throw new IllegalStateException();
-        }));
+        assertThrows(
+                IllegalStateException.class,
+                () -> b1.get(() -> {
+                    throw new IllegalStateException();
+                }));
         assertEquals(State.OPEN, b1.state());
         CircuitBreaker b2 = builder().build();
-        assertThrows(IllegalStateException.class, () -> b2.run(() -> {
-            throw new IllegalStateException();
-        }));
+        assertThrows(
+                IllegalStateException.class,
+                () -> b2.run(() -> {
+                    throw new IllegalStateException();
+                }));
         assertEquals(State.OPEN, b2.state());
     }
 
@@ -73,21 +81,25 @@ class ExecutionTests {
         trip(b);
         ticker.advanceMillis(4);
         AtomicInteger calls = new AtomicInteger();
-        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> b.get(calls::incrementAndGet));
+        CallNotPermittedException e =
+                assertThrows(CallNotPermittedException.class, () -> b.get(calls::incrementAndGet));
         assertEquals(0, calls.get());
         assertEquals("exec", e.breakerName());
         assertEquals(State.OPEN, e.state());
         assertEquals(6 * MILLI, e.retryAfterNanos());
         assertEquals(0, e.getStackTrace().length);
-        assertTrue(e.getMessage().contains("'exec'") && e.getMessage().contains("OPEN")
-                && e.getMessage().endsWith("next probe allowed in 6.0 ms"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("'exec'")
+                        && e.getMessage().contains("OPEN")
+                        && e.getMessage().endsWith("next probe allowed in 6.0 ms"),
+                e.getMessage());
     }
 
     @Test
     void rejectionStackTracesCanBeSwitchedOn() {
         CircuitBreaker b = builder().rejectionStackTraces(true).build();
         trip(b);
-        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> b.run(() -> { }));
+        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> b.run(() -> {}));
         assertTrue(e.getStackTrace().length > 0);
     }
 
@@ -96,9 +108,11 @@ class ExecutionTests {
         CircuitBreaker b = builder().build();
         trip(b);
         ticker.advanceMillis(10);
-        assertThrows(StackOverflowError.class, () -> b.run(() -> {
-            throw new StackOverflowError();
-        }));
+        assertThrows(
+                StackOverflowError.class,
+                () -> b.run(() -> {
+                    throw new StackOverflowError();
+                }));
         assertEquals(State.HALF_OPEN, b.state());
         assertEquals(0, b.metrics().probesAdmitted(), "the slot came back");
         assertEquals("ok", b.get(() -> "ok"));
@@ -114,11 +128,14 @@ class ExecutionTests {
                         return Outcome.IGNORED;
                     }
                     return "503".equals(result) || failure != null ? Outcome.FAILURE : Outcome.SUCCESS;
-                }).build();
+                })
+                .build();
         b.call(() -> "503");
-        assertThrows(IllegalArgumentException.class, () -> b.run(() -> {
-            throw new IllegalArgumentException("bad request");
-        }));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> b.run(() -> {
+                    throw new IllegalArgumentException("bad request");
+                }));
         assertEquals(State.CLOSED, b.state(), "the ignored call did not count");
         assertEquals(1, b.metrics().failedCalls());
         b.call(() -> "503");
@@ -127,9 +144,11 @@ class ExecutionTests {
 
     @Test
     void classifierThatThrowsReleasesAndPropagates() {
-        CircuitBreaker b = builder().classifier((r, t) -> {
-            throw new UnsupportedOperationException("classifier bug");
-        }).build();
+        CircuitBreaker b = builder()
+                .classifier((r, t) -> {
+                    throw new UnsupportedOperationException("classifier bug");
+                })
+                .build();
         trip(b);
         ticker.advanceMillis(10);
         assertThrows(UnsupportedOperationException.class, () -> b.get(() -> "x"));
@@ -163,10 +182,12 @@ class ExecutionTests {
     @Test
     void withoutSlowThresholdTheTickerIsNotReadOnTheHappyPath() {
         AtomicInteger reads = new AtomicInteger();
-        CircuitBreaker b = CircuitBreaker.builder("untimed").ticker(() -> {
-            reads.incrementAndGet();
-            return 0;
-        }).build();
+        CircuitBreaker b = CircuitBreaker.builder("untimed")
+                .ticker(() -> {
+                    reads.incrementAndGet();
+                    return 0;
+                })
+                .build();
         int atBuild = reads.get();
         for (int i = 0; i < 100; i++) {
             b.get(() -> "x");
@@ -188,14 +209,21 @@ class ExecutionTests {
     @Test
     void fallbacksReceiveRejectionAndFailure() {
         CircuitBreaker b = builder().build();
-        assertEquals("fallback:boom", b.get(() -> {
-            throw new IllegalStateException("boom");
-        }, e -> "fallback:" + e.getMessage()));
-        assertEquals("CallNotPermittedException", b.get(() -> "unreached", e -> e.getClass().getSimpleName()));
-        assertEquals("CallNotPermittedException",
+        assertEquals(
+                "fallback:boom",
+                b.get(
+                        () -> {
+                            throw new IllegalStateException("boom");
+                        },
+                        e -> "fallback:" + e.getMessage()));
+        assertEquals(
+                "CallNotPermittedException",
+                b.get(() -> "unreached", e -> e.getClass().getSimpleName()));
+        assertEquals(
+                "CallNotPermittedException",
                 b.call(() -> "unreached", e -> e.getClass().getSimpleName()));
         AtomicInteger handled = new AtomicInteger();
-        b.run(() -> { }, e -> handled.incrementAndGet());
+        b.run(() -> {}, e -> handled.incrementAndGet());
         assertEquals(1, handled.get());
     }
 
@@ -210,7 +238,8 @@ class ExecutionTests {
         CompletableFuture<String> failing = new CompletableFuture<>();
         CompletionStage<String> second = b.callAsync(() -> failing);
         failing.completeExceptionally(new IOException("down"));
-        ExecutionException e = assertThrows(ExecutionException.class, () -> second.toCompletableFuture().get());
+        ExecutionException e = assertThrows(
+                ExecutionException.class, () -> second.toCompletableFuture().get());
         assertTrue(e.getCause() instanceof IOException);
         assertEquals(State.OPEN, b.state());
     }
@@ -220,10 +249,14 @@ class ExecutionTests {
         CircuitBreaker b = builder().build();
         trip(b);
         CompletionStage<String> stage = b.callAsync(() -> CompletableFuture.completedFuture("x"));
-        ExecutionException e = assertThrows(ExecutionException.class, () -> stage.toCompletableFuture().get());
+        ExecutionException e = assertThrows(
+                ExecutionException.class, () -> stage.toCompletableFuture().get());
         assertTrue(e.getCause() instanceof CallNotPermittedException);
-        assertEquals("fb", b.callAsync(() -> CompletableFuture.completedFuture("x"), t -> "fb")
-                .toCompletableFuture().join());
+        assertEquals(
+                "fb",
+                b.callAsync(() -> CompletableFuture.completedFuture("x"), t -> "fb")
+                        .toCompletableFuture()
+                        .join());
     }
 
     @Test
@@ -238,7 +271,11 @@ class ExecutionTests {
         assertEquals(0, b.metrics().probesAdmitted());
         assertTrue(never.isCancelled());
         assertEquals(0, b.metrics().duplicateReports(), "the cancelled source's completion is not a second report");
-        assertEquals("ok", b.callAsync(() -> CompletableFuture.completedFuture("ok")).toCompletableFuture().join());
+        assertEquals(
+                "ok",
+                b.callAsync(() -> CompletableFuture.completedFuture("ok"))
+                        .toCompletableFuture()
+                        .join());
         assertEquals(State.CLOSED, b.state());
     }
 

@@ -23,7 +23,9 @@ class GivingUpTests {
     private final FakeTicker ticker = new FakeTicker();
 
     private CircuitBreakerBuilder builder() {
-        return CircuitBreaker.builder("give-up").window(Windows.consecutiveFailures(1)).cooldown(Duration.ofNanos(10))
+        return CircuitBreaker.builder("give-up")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofNanos(10))
                 .ticker(ticker);
     }
 
@@ -37,22 +39,33 @@ class GivingUpTests {
     @Test
     void aCancellationOrInterruptionOnTheExecutePathReleases() {
         CircuitBreaker b = builder().build();
-        assertThrows(CancellationException.class, () -> b.call(() -> {
-            throw new CancellationException();
-        }));
-        assertThrows(InterruptedException.class, () -> b.call(() -> {
-            throw new InterruptedException();
-        }));
+        assertThrows(
+                CancellationException.class,
+                () -> b.call(() -> {
+                    throw new CancellationException();
+                }));
+        assertThrows(
+                InterruptedException.class,
+                () -> b.call(() -> {
+                    throw new InterruptedException();
+                }));
         ExecutionException wrapped = new ExecutionException(new InterruptedException());
-        assertTrue(assertThrows(ExecutionException.class, () -> b.call(() -> {
-            throw wrapped;
-        })) == wrapped, "rethrown as it was");
+        assertTrue(
+                assertThrows(
+                                ExecutionException.class,
+                                () -> b.call(() -> {
+                                    throw wrapped;
+                                }))
+                        == wrapped,
+                "rethrown as it was");
         assertEquals(State.CLOSED, b.state(), "nothing was recorded");
 
         CircuitBreaker probing = halfOpen();
-        assertThrows(CancellationException.class, () -> probing.get(() -> {
-            throw new CancellationException();
-        }));
+        assertThrows(
+                CancellationException.class,
+                () -> probing.get(() -> {
+                    throw new CancellationException();
+                }));
         assertEquals(State.HALF_OPEN, probing.state(), "the probe was released, not failed");
         assertEquals(0, probing.metrics().probesAdmitted());
     }
@@ -61,10 +74,12 @@ class GivingUpTests {
     void aCallThatThrowsOnAnInterruptedThreadReleasesAndKeepsTheFlag() {
         CircuitBreaker b = builder().build();
         try {
-            assertThrows(IllegalStateException.class, () -> b.run(() -> {
-                Thread.currentThread().interrupt(); // as a blocking read interrupted at shutdown leaves it
-                throw new IllegalStateException("stream closed");
-            }));
+            assertThrows(
+                    IllegalStateException.class,
+                    () -> b.run(() -> {
+                        Thread.currentThread().interrupt(); // as a blocking read interrupted at shutdown leaves it
+                        throw new IllegalStateException("stream closed");
+                    }));
             assertTrue(Thread.currentThread().isInterrupted(), "the flag is kept");
             assertEquals(State.CLOSED, b.state());
             assertEquals("ok", b.get(() -> "ok"), "a call that returns is judged by its result, whatever the flag");
@@ -100,15 +115,19 @@ class GivingUpTests {
         List<Class<?>> seen = new ArrayList<>();
         FailureClassifier ignoreBadInput = (r, e) -> {
             seen.add(e == null ? null : e.getClass());
-            return e instanceof IllegalArgumentException ? Outcome.IGNORED : e != null ? Outcome.FAILURE : Outcome.SUCCESS;
+            return e instanceof IllegalArgumentException
+                    ? Outcome.IGNORED
+                    : e != null ? Outcome.FAILURE : Outcome.SUCCESS;
         };
         CircuitBreaker b1 = builder().classifier(ignoreBadInput).build();
         CircuitBreaker b2 = builder().classifier(ignoreBadInput).build();
         CircuitBreaker b3 = builder().classifier(ignoreBadInput).build();
         CircuitBreaker b4 = builder().classifier(ignoreBadInput).build();
-        assertThrows(ExecutionException.class, () -> b1.call(() -> {
-            throw new ExecutionException(new CompletionException(new IllegalArgumentException()));
-        }));
+        assertThrows(
+                ExecutionException.class,
+                () -> b1.call(() -> {
+                    throw new ExecutionException(new CompletionException(new IllegalArgumentException()));
+                }));
         b2.tryAcquire().onResult(null, new CompletionException(new IllegalArgumentException()), 0);
         b3.callAsync(() -> {
             throw new CompletionException(new IllegalArgumentException());
@@ -116,9 +135,15 @@ class GivingUpTests {
         CompletableFuture<String> source = new CompletableFuture<>();
         b4.callAsync(() -> source);
         source.completeExceptionally(new ExecutionException(new IllegalArgumentException()));
-        assertEquals(List.of(IllegalArgumentException.class, IllegalArgumentException.class,
-                IllegalArgumentException.class, IllegalArgumentException.class), seen);
-        assertEquals(List.of(State.CLOSED, State.CLOSED, State.CLOSED, State.CLOSED),
+        assertEquals(
+                List.of(
+                        IllegalArgumentException.class,
+                        IllegalArgumentException.class,
+                        IllegalArgumentException.class,
+                        IllegalArgumentException.class),
+                seen);
+        assertEquals(
+                List.of(State.CLOSED, State.CLOSED, State.CLOSED, State.CLOSED),
                 List.of(b1.state(), b2.state(), b3.state(), b4.state()));
     }
 
@@ -126,9 +151,13 @@ class GivingUpTests {
     void theAsyncFallbackSeesTheCauseToo() {
         CircuitBreaker b = builder().build();
         IllegalStateException cause = new IllegalStateException("down");
-        String answer = b.callAsync(() -> {
-            throw new CompletionException(cause);
-        }, t -> t == cause ? "saw the cause" : "saw " + t).toCompletableFuture().join();
+        String answer = b.callAsync(
+                        () -> {
+                            throw new CompletionException(cause);
+                        },
+                        t -> t == cause ? "saw the cause" : "saw " + t)
+                .toCompletableFuture()
+                .join();
         assertEquals("saw the cause", answer);
     }
 }

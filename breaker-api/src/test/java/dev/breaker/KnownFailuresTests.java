@@ -22,9 +22,13 @@ class KnownFailuresTests {
     private final FakeTicker ticker = new FakeTicker(5 * MILLI);
 
     private CircuitBreaker breaker(int probes, Duration maxHalfOpen) {
-        return CircuitBreaker.builder("known").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ofMillis(10)).probes(probes).maxHalfOpenDuration(maxHalfOpen)
-                .ticker(ticker).build();
+        return CircuitBreaker.builder("known")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofMillis(10))
+                .probes(probes)
+                .maxHalfOpenDuration(maxHalfOpen)
+                .ticker(ticker)
+                .build();
     }
 
     private void tripAndWaitOutCooldown(CircuitBreaker b) {
@@ -91,9 +95,11 @@ class KnownFailuresTests {
     void errorDuringHalfOpenReturnsTheProbeSlot() {
         CircuitBreaker b = breaker(1, Duration.ofSeconds(60));
         tripAndWaitOutCooldown(b);
-        assertThrows(OutOfMemoryError.class, () -> b.run(() -> {
-            throw new OutOfMemoryError("simulated");
-        }));
+        assertThrows(
+                OutOfMemoryError.class,
+                () -> b.run(() -> {
+                    throw new OutOfMemoryError("simulated");
+                }));
         assertEquals(State.HALF_OPEN, b.state());
         assertTrue(b.tryAcquire().granted(), "the slot is free for the next probe");
     }
@@ -121,8 +127,10 @@ class KnownFailuresTests {
     void gobreaker37_listenerReadingTheBreakerDoesNotDeadlock() throws InterruptedException {
         AtomicReference<CircuitBreaker> self = new AtomicReference<>();
         List<String> seen = new ArrayList<>();
-        CircuitBreaker b = CircuitBreaker.builder("reentrant").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ZERO).ticker(ticker)
+        CircuitBreaker b = CircuitBreaker.builder("reentrant")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ZERO)
+                .ticker(ticker)
                 .listener(e -> {
                     CircuitBreaker me = self.get();
                     seen.add(me.state() + ":" + me.metrics().generation());
@@ -137,21 +145,28 @@ class KnownFailuresTests {
         t.join(5_000);
         assertFalse(t.isAlive());
         assertEquals(State.ISOLATED, b.state());
-        assertEquals(List.of("OPEN:1", "ISOLATED:2"), seen, "the nested transition's event is queued and follows in order");
+        assertEquals(
+                List.of("OPEN:1", "ISOLATED:2"), seen, "the nested transition's event is queued and follows in order");
     }
 
     /** Polly issue 1979: an ignored outcome in HALF_OPEN closes the breaker, or wedges it. */
     @Test
     void polly1979_ignoredOutcomeInHalfOpenNeitherClosesNorWedges() {
-        CircuitBreaker b = CircuitBreaker.builder("ignored").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ofMillis(10)).probes(1).ticker(ticker)
-                .classifier((result, failure) -> failure instanceof IllegalArgumentException ? Outcome.IGNORED
+        CircuitBreaker b = CircuitBreaker.builder("ignored")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofMillis(10))
+                .probes(1)
+                .ticker(ticker)
+                .classifier((result, failure) -> failure instanceof IllegalArgumentException
+                        ? Outcome.IGNORED
                         : failure != null ? Outcome.FAILURE : Outcome.SUCCESS)
                 .build();
         tripAndWaitOutCooldown(b);
-        assertThrows(IllegalArgumentException.class, () -> b.run(() -> {
-            throw new IllegalArgumentException("caller's own bad request");
-        }));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> b.run(() -> {
+                    throw new IllegalArgumentException("caller's own bad request");
+                }));
         assertEquals(State.HALF_OPEN, b.state(), "not closed by an outcome that says nothing");
         assertEquals("ok", b.get(() -> "ok"), "not wedged: the next probe is admitted");
         assertEquals(State.CLOSED, b.state());

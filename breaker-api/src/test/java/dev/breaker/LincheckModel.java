@@ -6,15 +6,18 @@ package dev.breaker;
  */
 public final class LincheckModel {
 
-    private final BreakerModel model = new BreakerModel(BreakerLincheckTests.THRESHOLD, BreakerLincheckTests.PROBES,
-            BreakerLincheckTests.COOLDOWN, BreakerLincheckTests.MAX_HALF_OPEN);
+    private final BreakerModel model = new BreakerModel(
+            BreakerLincheckTests.THRESHOLD,
+            BreakerLincheckTests.PROBES,
+            BreakerLincheckTests.COOLDOWN,
+            BreakerLincheckTests.MAX_HALF_OPEN);
     /** The generation each slot's permit was granted in, or -1 for an empty slot. */
     private final long[] slots = {-1, -1};
+
     private long now;
 
     /** Lincheck makes one per scenario. */
-    public LincheckModel() {
-    }
+    public LincheckModel() {}
 
     /** @return whether granted */
     public boolean acquireA() {

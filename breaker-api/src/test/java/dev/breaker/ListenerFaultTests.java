@@ -36,7 +36,9 @@ class ListenerFaultTests {
     void aSlowListenerHoldsNoCallerForLongAndTheBacklogIsBoundedAndCounted() throws Exception {
         List<StateTransition> seen = Collections.synchronizedList(new ArrayList<>());
         ThreadLocal<int[]> deliveredHere = ThreadLocal.withInitial(() -> new int[1]);
-        CircuitBreaker b = CircuitBreaker.builder("hostage").ticker(new FakeTicker()).eventBacklog(64)
+        CircuitBreaker b = CircuitBreaker.builder("hostage")
+                .ticker(new FakeTicker())
+                .eventBacklog(64)
                 .listener(e -> {
                     deliveredHere.get()[0]++;
                     sleepQuietly(1);
@@ -100,7 +102,9 @@ class ListenerFaultTests {
             t.setDaemon(true);
             t.start();
         };
-        CircuitBreaker b = CircuitBreaker.builder("leftovers").ticker(new FakeTicker()).eventExecutor(executor)
+        CircuitBreaker b = CircuitBreaker.builder("leftovers")
+                .ticker(new FakeTicker())
+                .eventExecutor(executor)
                 .listener(e -> {
                     if (e instanceof StateTransition t) {
                         if (t.generation() == 1) {
@@ -135,8 +139,10 @@ class ListenerFaultTests {
             assertEquals(i + 1, order.get(i));
         }
         List<String> threads = new ArrayList<>(deliveredOn);
-        assertEquals(EventDispatcher.CALLER_BUDGET,
-                threads.stream().filter("first-caller"::equals).count(), "the first caller delivered its share only");
+        assertEquals(
+                EventDispatcher.CALLER_BUDGET,
+                threads.stream().filter("first-caller"::equals).count(),
+                "the first caller delivered its share only");
         assertTrue(handOffs.get() >= 1);
         assertEquals(0, b.metrics().droppedEvents());
     }
@@ -146,7 +152,8 @@ class ListenerFaultTests {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicLong delivered = new AtomicLong();
-        CircuitBreaker b = CircuitBreaker.builder("refused").ticker(new FakeTicker())
+        CircuitBreaker b = CircuitBreaker.builder("refused")
+                .ticker(new FakeTicker())
                 .eventExecutor(task -> {
                     throw new RejectedExecutionException("shut down");
                 })
@@ -192,9 +199,14 @@ class ListenerFaultTests {
             }
         };
         List<BreakerEvent> heard = new ArrayList<>();
-        CircuitBreaker b = CircuitBreaker.builder("hostile").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ZERO).ticker(ticker).eventExecutor(Runnable::run)
-                .listener(hostile).listener(heard::add).build();
+        CircuitBreaker b = CircuitBreaker.builder("hostile")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ZERO)
+                .ticker(ticker)
+                .eventExecutor(Runnable::run)
+                .listener(hostile)
+                .listener(heard::add)
+                .build();
         b.tryAcquire().onFailure(0, null);
         Permit probe = b.tryAcquire(); // this request performs OPEN -> HALF_OPEN and publishes
         assertTrue(probe.granted(), "the probe granted with the transition reached its caller");
@@ -210,7 +222,9 @@ class ListenerFaultTests {
         AtomicLong heard = new AtomicLong();
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        CircuitBreaker b = CircuitBreaker.builder("late-flood").ticker(new FakeTicker()).eventBacklog(16)
+        CircuitBreaker b = CircuitBreaker.builder("late-flood")
+                .ticker(new FakeTicker())
+                .eventBacklog(16)
                 .eventExecutor(Runnable::run)
                 .listener(e -> {
                     if (e instanceof StateTransition) {
@@ -243,7 +257,9 @@ class ListenerFaultTests {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicLong delivered = new AtomicLong();
-        CircuitBreaker b = CircuitBreaker.builder("direct").ticker(new FakeTicker()).eventBacklog(1 << 20)
+        CircuitBreaker b = CircuitBreaker.builder("direct")
+                .ticker(new FakeTicker())
+                .eventBacklog(1 << 20)
                 .eventExecutor(Runnable::run)
                 .listener(e -> {
                     if (e instanceof StateTransition t && t.generation() == 1) {
@@ -258,13 +274,17 @@ class ListenerFaultTests {
                 })
                 .build();
         AtomicBoolean failed = new AtomicBoolean();
-        Thread first = new Thread(null, () -> {
-            try {
-                b.reset();
-            } catch (Throwable t) {
-                failed.set(true);
-            }
-        }, "first", 256 * 1024);
+        Thread first = new Thread(
+                null,
+                () -> {
+                    try {
+                        b.reset();
+                    } catch (Throwable t) {
+                        failed.set(true);
+                    }
+                },
+                "first",
+                256 * 1024);
         first.start();
         assertTrue(entered.await(5, TimeUnit.SECONDS));
         int more = 400_000; // over 6,000 hand-offs of 64 events each
@@ -297,7 +317,8 @@ class ListenerFaultTests {
         first.join(5_000);
     }
 
-    private static BreakerListener blockingOnFirst(List<Long> generations, CountDownLatch entered, CountDownLatch release) {
+    private static BreakerListener blockingOnFirst(
+            List<Long> generations, CountDownLatch entered, CountDownLatch release) {
         return e -> {
             if (e instanceof StateTransition t) {
                 generations.add(t.generation());
@@ -318,9 +339,11 @@ class ListenerFaultTests {
         List<Long> generations = new java.util.concurrent.CopyOnWriteArrayList<>();
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        CircuitBreaker b = CircuitBreaker.builder("discarding").ticker(new FakeTicker())
-                .eventExecutor(task -> { }) // accepts and never runs, like a DiscardPolicy
-                .listener(blockingOnFirst(generations, entered, release)).build();
+        CircuitBreaker b = CircuitBreaker.builder("discarding")
+                .ticker(new FakeTicker())
+                .eventExecutor(task -> {}) // accepts and never runs, like a DiscardPolicy
+                .listener(blockingOnFirst(generations, entered, release))
+                .build();
         pileUp(b, entered, release, 10);
         assertEquals(EventDispatcher.CALLER_BUDGET, generations.size(), "the first caller delivered its share");
         b.reset(); // the next event: its publisher takes the discarded drain over
@@ -336,9 +359,12 @@ class ListenerFaultTests {
         List<Long> generations = new java.util.concurrent.CopyOnWriteArrayList<>();
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        CircuitBreaker b = CircuitBreaker.builder("bounded").ticker(new FakeTicker()).eventBacklog(3)
+        CircuitBreaker b = CircuitBreaker.builder("bounded")
+                .ticker(new FakeTicker())
+                .eventBacklog(3)
                 .eventExecutor(Runnable::run)
-                .listener(blockingOnFirst(generations, entered, release)).build();
+                .listener(blockingOnFirst(generations, entered, release))
+                .build();
         pileUp(b, entered, release, 10);
         assertEquals(List.of(1L, 9L, 10L, 11L), generations, "the 3 newest waited; the 7 older were dropped");
         assertEquals(7, b.metrics().droppedEvents());

@@ -19,8 +19,10 @@ class ListenerTests {
     @Test
     void throwingListenerChangesNothingAndOthersStillHearEveryEvent() {
         List<BreakerEvent> heard = new CopyOnWriteArrayList<>();
-        CircuitBreaker b = CircuitBreaker.builder("loud").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ZERO).ticker(ticker)
+        CircuitBreaker b = CircuitBreaker.builder("loud")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ZERO)
+                .ticker(ticker)
                 .listener(e -> {
                     throw new IllegalStateException("listener bug");
                 })
@@ -40,10 +42,13 @@ class ListenerTests {
     void listenerReadingStateAndMetricsDoesNotDeadlock() throws Exception {
         AtomicReference<String> seen = new AtomicReference<>();
         AtomicReference<CircuitBreaker> self = new AtomicReference<>();
-        CircuitBreaker b = CircuitBreaker.builder("reentrant").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ofSeconds(1)).ticker(ticker)
-                .listener(e -> seen.set(self.get().state() + "/" + self.get().metrics().generation()
-                        + "/" + self.get().tryAcquire().granted()))
+        CircuitBreaker b = CircuitBreaker.builder("reentrant")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofSeconds(1))
+                .ticker(ticker)
+                .listener(e ->
+                        seen.set(self.get().state() + "/" + self.get().metrics().generation() + "/"
+                                + self.get().tryAcquire().granted()))
                 .build();
         self.set(b);
         Thread t = new Thread(() -> b.tryAcquire().onFailure(0, null));
@@ -57,8 +62,10 @@ class ListenerTests {
     void blockingListenerStallsOnlyTheDeliveringThread() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        CircuitBreaker b = CircuitBreaker.builder("slow-listener").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ZERO).ticker(ticker)
+        CircuitBreaker b = CircuitBreaker.builder("slow-listener")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ZERO)
+                .ticker(ticker)
                 .listener(e -> {
                     entered.countDown();
                     try {

@@ -24,25 +24,33 @@ class ModuleLayoutTests {
     @Test
     void exportsExactlyTheApiAndSpiPackages() {
         ModuleDescriptor d = module.getDescriptor();
-        Set<String> exports = d.exports().stream().map(e -> e.source() + (e.isQualified() ? " to " + e.targets() : ""))
+        Set<String> exports = d.exports().stream()
+                .map(e -> e.source() + (e.isQualified() ? " to " + e.targets() : ""))
                 .collect(Collectors.toCollection(java.util.TreeSet::new));
         assertEquals(Set.of("dev.breaker", "dev.breaker.spi"), exports);
         assertTrue(d.opens().isEmpty());
-        assertEquals(Set.of("java.base"), d.requires().stream().map(ModuleDescriptor.Requires::name)
-                .collect(Collectors.toSet()), "JDK only");
+        assertEquals(
+                Set.of("java.base"),
+                d.requires().stream().map(ModuleDescriptor.Requires::name).collect(Collectors.toSet()),
+                "JDK only");
     }
 
     @Test
     void usesAndProvidesTheSpis() {
         ModuleDescriptor d = module.getDescriptor();
-        assertEquals(Set.of("dev.breaker.spi.WindowProvider", "dev.breaker.spi.HalfOpenPolicyProvider",
-                "dev.breaker.spi.FailureClassifierProvider"), d.uses());
+        assertEquals(
+                Set.of(
+                        "dev.breaker.spi.WindowProvider",
+                        "dev.breaker.spi.HalfOpenPolicyProvider",
+                        "dev.breaker.spi.FailureClassifierProvider"),
+                d.uses());
         Map<String, String> provides = new TreeMap<>();
         d.provides().forEach(p -> provides.put(p.service(), String.join(",", p.providers())));
-        assertEquals(Map.of(
-                "dev.breaker.spi.WindowProvider", "dev.breaker.internal.ConsecutiveWindowProvider",
-                "dev.breaker.spi.HalfOpenPolicyProvider", "dev.breaker.internal.FixedHalfOpenPolicyProvider",
-                "dev.breaker.spi.FailureClassifierProvider", "dev.breaker.internal.DefaultClassifierProvider"),
+        assertEquals(
+                Map.of(
+                        "dev.breaker.spi.WindowProvider", "dev.breaker.internal.ConsecutiveWindowProvider",
+                        "dev.breaker.spi.HalfOpenPolicyProvider", "dev.breaker.internal.FixedHalfOpenPolicyProvider",
+                        "dev.breaker.spi.FailureClassifierProvider", "dev.breaker.internal.DefaultClassifierProvider"),
                 provides);
     }
 

@@ -28,8 +28,10 @@ class PluginFaultTests {
     private final FlakyTicker ticker = new FlakyTicker();
 
     private CircuitBreakerBuilder builder() {
-        return CircuitBreaker.builder("plugins").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ofNanos(COOLDOWN)).ticker(ticker);
+        return CircuitBreaker.builder("plugins")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofNanos(COOLDOWN))
+                .ticker(ticker);
     }
 
     private static void halfOpen(CircuitBreaker b, FlakyTicker ticker) {
@@ -44,10 +46,12 @@ class PluginFaultTests {
         CircuitBreaker b = builder().slowCallThreshold(Duration.ofSeconds(1)).build();
         halfOpen(b, ticker);
         IOException down = new IOException("down");
-        IOException seen = assertThrows(IOException.class, () -> b.call(() -> {
-            ticker.failNext(2); // the end-of-call reading, and the reopening's
-            throw down;
-        }));
+        IOException seen = assertThrows(
+                IOException.class,
+                () -> b.call(() -> {
+                    ticker.failNext(2); // the end-of-call reading, and the reopening's
+                    throw down;
+                }));
         assertSame(down, seen, "the dependency's exception, not the ticker's");
         assertInstanceOf(FlakyTicker.TickerBroke.class, seen.getSuppressed()[0]);
         assertEquals(State.OPEN, b.state(), "the probe's failure was recorded");
@@ -69,19 +73,21 @@ class PluginFaultTests {
     @Test
     void aTripIsNotLostWhenTheTickerFailsAndTheCooldownStartsAtTheFirstGoodReading() {
         List<StateTransition> events = new java.util.concurrent.CopyOnWriteArrayList<>();
-        CircuitBreaker b = builder().eventExecutor(Runnable::run)
+        CircuitBreaker b = builder()
+                .eventExecutor(Runnable::run)
                 .listener(e -> {
                     if (e instanceof StateTransition t) {
                         events.add(t);
                     }
-                }).build();
+                })
+                .build();
         ticker.advance(1_000);
         Permit p = b.tryAcquire();
         ticker.failNext(1);
         assertThrows(FlakyTicker.TickerBroke.class, () -> p.onFailure(0, null));
         assertEquals(State.OPEN, b.state(), "the trip happened");
         ticker.advance(COOLDOWN * 5); // time passes while nobody can tell
-        CallNotPermittedException first = assertThrows(CallNotPermittedException.class, () -> b.run(() -> { }));
+        CallNotPermittedException first = assertThrows(CallNotPermittedException.class, () -> b.run(() -> {}));
         assertEquals(COOLDOWN, first.retryAfterNanos(), "the whole cooldown starts at the first good reading");
         ticker.advance(COOLDOWN - 1);
         assertFalse(b.tryAcquire().granted());
@@ -129,21 +135,27 @@ class PluginFaultTests {
     @Test
     void withoutAThresholdNoDurationIsSlow() {
         RecordingWindow.Factory windows = new RecordingWindow.Factory(Integer.MAX_VALUE);
-        CircuitBreaker b = CircuitBreaker.builder("unslow").window(windows).ticker(ticker).build();
+        CircuitBreaker b =
+                CircuitBreaker.builder("unslow").window(windows).ticker(ticker).build();
         b.tryAcquire().onSuccess(Long.MAX_VALUE);
         b.tryAcquire().onFailure(Long.MAX_VALUE, null);
-        assertEquals(List.of(new RecordingWindow.Call(false, false), new RecordingWindow.Call(true, false)),
+        assertEquals(
+                List.of(new RecordingWindow.Call(false, false), new RecordingWindow.Call(true, false)),
                 windows.current().calls);
     }
 
     @Test
     void withAThresholdTheBoundaryIsSlow() {
         RecordingWindow.Factory windows = new RecordingWindow.Factory(Integer.MAX_VALUE);
-        CircuitBreaker b = CircuitBreaker.builder("slow").window(windows).slowCallThreshold(Duration.ofNanos(100))
-                .ticker(ticker).build();
+        CircuitBreaker b = CircuitBreaker.builder("slow")
+                .window(windows)
+                .slowCallThreshold(Duration.ofNanos(100))
+                .ticker(ticker)
+                .build();
         b.tryAcquire().onSuccess(99);
         b.tryAcquire().onSuccess(100);
-        assertEquals(List.of(new RecordingWindow.Call(false, false), new RecordingWindow.Call(false, true)),
+        assertEquals(
+                List.of(new RecordingWindow.Call(false, false), new RecordingWindow.Call(false, true)),
                 windows.current().calls);
     }
 
@@ -153,21 +165,28 @@ class PluginFaultTests {
     void retryAfterNeverOverflowsWithTheLongestDurationsAndATickerThatStepsBack() {
         FakeTicker clock = new FakeTicker(0);
         Duration longest = Duration.ofNanos(Long.MAX_VALUE);
-        CircuitBreaker open = CircuitBreaker.builder("long").window(Windows.consecutiveFailures(1))
-                .cooldown(longest).ticker(clock).build();
+        CircuitBreaker open = CircuitBreaker.builder("long")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(longest)
+                .ticker(clock)
+                .build();
         open.tryAcquire().onFailure(0, null);
         clock.set(-1_000); // stepped back
-        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> open.run(() -> { }));
+        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> open.run(() -> {}));
         assertEquals(Long.MAX_VALUE, e.retryAfterNanos());
         assertTrue(e.getMessage().endsWith("next probe allowed in 106751 d 23 h"), e.getMessage());
 
-        CircuitBreaker half = CircuitBreaker.builder("long-round").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ZERO).maxHalfOpenDuration(longest).ticker(clock).build();
+        CircuitBreaker half = CircuitBreaker.builder("long-round")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ZERO)
+                .maxHalfOpenDuration(longest)
+                .ticker(clock)
+                .build();
         clock.set(0);
         half.tryAcquire().onFailure(0, null);
         assertTrue(half.tryAcquire().granted());
         clock.set(-5);
-        CallNotPermittedException h = assertThrows(CallNotPermittedException.class, () -> half.run(() -> { }));
+        CallNotPermittedException h = assertThrows(CallNotPermittedException.class, () -> half.run(() -> {}));
         assertEquals(State.HALF_OPEN, h.state());
         assertEquals(Long.MAX_VALUE, h.retryAfterNanos());
     }
@@ -176,9 +195,10 @@ class PluginFaultTests {
     void onlyIsolationSaysOnlyResetHelps() {
         CircuitBreaker b = builder().build();
         b.isolate();
-        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> b.run(() -> { }));
+        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> b.run(() -> {}));
         assertEquals(-1, e.retryAfterNanos());
-        assertTrue(e.getMessage().endsWith("is ISOLATED and does not permit calls; only reset() closes it"),
+        assertTrue(
+                e.getMessage().endsWith("is ISOLATED and does not permit calls; only reset() closes it"),
                 e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new CallNotPermittedException("x", State.OPEN, -2, false));
     }
@@ -192,11 +212,11 @@ class PluginFaultTests {
         Function<Throwable, String> fallback = t -> "fallback";
         nullNamed("fallback", () -> b.call(() -> "ok", null));
         nullNamed("fallback", () -> b.get(() -> "ok", null));
-        nullNamed("fallback", () -> b.run(() -> { }, null));
+        nullNamed("fallback", () -> b.run(() -> {}, null));
         nullNamed("fallback", () -> b.callAsync(() -> CompletableFuture.completedFuture("ok"), null));
         nullNamed("callable", () -> b.call(null, e -> "fallback"));
         nullNamed("supplier", () -> b.get(null, e -> "fallback"));
-        nullNamed("runnable", () -> b.run(null, e -> { }));
+        nullNamed("runnable", () -> b.run(null, e -> {}));
         nullNamed("supplier", () -> b.callAsync(null, fallback));
         nullNamed("callable", () -> b.call(null));
         nullNamed("supplier", () -> b.get(null));
@@ -246,18 +266,27 @@ class PluginFaultTests {
 
     @Test
     void aPolicyWithoutProbesOrWithANegativeCooldownIsRefusedAtBuildTime() {
-        IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> CircuitBreaker.builder("p")
-                .halfOpen(new Policy(0, 0, s -> HalfOpenPolicy.Verdict.CLOSE)).build());
+        IllegalArgumentException none = assertThrows(
+                IllegalArgumentException.class,
+                () -> CircuitBreaker.builder("p")
+                        .halfOpen(new Policy(0, 0, s -> HalfOpenPolicy.Verdict.CLOSE))
+                        .build());
         assertTrue(none.getMessage().endsWith("probes() must be >= 1, was 0"), none.getMessage());
-        IllegalArgumentException negative = assertThrows(IllegalArgumentException.class, () -> CircuitBreaker.builder("p")
-                .halfOpen(new Policy(1, -1, s -> HalfOpenPolicy.Verdict.CLOSE)).build());
+        IllegalArgumentException negative = assertThrows(
+                IllegalArgumentException.class,
+                () -> CircuitBreaker.builder("p")
+                        .halfOpen(new Policy(1, -1, s -> HalfOpenPolicy.Verdict.CLOSE))
+                        .build());
         assertTrue(negative.getMessage().endsWith("cooldownNanos(1) must be >= 0, was -1"), negative.getMessage());
     }
 
     @Test
     void aPolicyThatAnswersNullOrThrowsGivesTheProbeBackBeforeItsFailurePropagates() {
-        CircuitBreaker nullVerdict = CircuitBreaker.builder("p").window(Windows.consecutiveFailures(1))
-                .halfOpen(new Policy(1, 0, s -> null)).ticker(ticker).build();
+        CircuitBreaker nullVerdict = CircuitBreaker.builder("p")
+                .window(Windows.consecutiveFailures(1))
+                .halfOpen(new Policy(1, 0, s -> null))
+                .ticker(ticker)
+                .build();
         nullVerdict.tryAcquire().onFailure(0, null);
         Permit probe = nullVerdict.tryAcquire();
         assertTrue(probe.isProbe());
@@ -266,15 +295,20 @@ class PluginFaultTests {
         assertEquals(0, nullVerdict.metrics().probesAdmitted(), "the slot came back");
         assertTrue(nullVerdict.tryAcquire().granted(), "and admits a new probe");
 
-        CircuitBreaker throwing = CircuitBreaker.builder("p").window(Windows.consecutiveFailures(1))
+        CircuitBreaker throwing = CircuitBreaker.builder("p")
+                .window(Windows.consecutiveFailures(1))
                 .halfOpen(new Policy(1, 0, s -> {
                     throw new ArithmeticException("policy bug");
-                })).ticker(ticker).build();
+                }))
+                .ticker(ticker)
+                .build();
         throwing.tryAcquire().onFailure(0, null);
         IOException down = new IOException("down");
-        IOException seen = assertThrows(IOException.class, () -> throwing.call(() -> {
-            throw down;
-        }));
+        IOException seen = assertThrows(
+                IOException.class,
+                () -> throwing.call(() -> {
+                    throw down;
+                }));
         assertInstanceOf(ArithmeticException.class, seen.getSuppressed()[0]);
         assertEquals(0, throwing.metrics().probesAdmitted());
     }
@@ -305,8 +339,11 @@ class PluginFaultTests {
     @Test
     void whileNotClosedTheMetricsShowTheEraThatEndedEvenIfItsWindowAgesOut() {
         RecordingWindow.Factory windows = new RecordingWindow.Factory(2);
-        CircuitBreaker b = CircuitBreaker.builder("frozen").window(windows).cooldown(Duration.ofNanos(COOLDOWN))
-                .ticker(ticker).build();
+        CircuitBreaker b = CircuitBreaker.builder("frozen")
+                .window(windows)
+                .cooldown(Duration.ofNanos(COOLDOWN))
+                .ticker(ticker)
+                .build();
         b.tryAcquire().onSuccess(0);
         b.tryAcquire().onFailure(0, null);
         b.tryAcquire().onFailure(0, null);
@@ -332,12 +369,16 @@ class PluginFaultTests {
 
     @Test
     void aWindowFactoryThatAnswersNullIsRefusedAtBuildAndCannotWedgeAClosingRound() {
-        IllegalStateException atBuild = assertThrows(IllegalStateException.class, () -> CircuitBreaker.builder("w")
-                .window(new NullAfter(0)).build());
+        IllegalStateException atBuild = assertThrows(
+                IllegalStateException.class,
+                () -> CircuitBreaker.builder("w").window(new NullAfter(0)).build());
         assertTrue(atBuild.getMessage().contains("returned null from create()"), atBuild.getMessage());
 
-        CircuitBreaker b = CircuitBreaker.builder("w").window(new NullAfter(1)).cooldown(Duration.ZERO)
-                .ticker(ticker).build();
+        CircuitBreaker b = CircuitBreaker.builder("w")
+                .window(new NullAfter(1))
+                .cooldown(Duration.ZERO)
+                .ticker(ticker)
+                .build();
         b.tryAcquire().onFailure(0, null);
         Permit probe = b.tryAcquire();
         assertThrows(IllegalStateException.class, () -> probe.onSuccess(0));
@@ -369,27 +410,30 @@ class PluginFaultTests {
     @Test
     void pluginsWhoseToStringThrowsStillBuildAndPrint() {
         HalfOpenPolicy rude = new Policy(1, 0, s -> HalfOpenPolicy.Verdict.CLOSE);
-        CircuitBreaker b = CircuitBreaker.builder("rude").halfOpen(new HalfOpenPolicy() {
-            @Override
-            public int probes() {
-                return 1;
-            }
+        CircuitBreaker b = CircuitBreaker.builder("rude")
+                .halfOpen(new HalfOpenPolicy() {
+                    @Override
+                    public int probes() {
+                        return 1;
+                    }
 
-            @Override
-            public long cooldownNanos(int consecutiveOpens) {
-                return 0;
-            }
+                    @Override
+                    public long cooldownNanos(int consecutiveOpens) {
+                        return 0;
+                    }
 
-            @Override
-            public Verdict decide(int successes, int failures) {
-                return rude.decide(successes, failures);
-            }
+                    @Override
+                    public Verdict decide(int successes, int failures) {
+                        return rude.decide(successes, failures);
+                    }
 
-            @Override
-            public String toString() {
-                throw new IllegalStateException("toString bug");
-            }
-        }).ticker(ticker).build();
+                    @Override
+                    public String toString() {
+                        throw new IllegalStateException("toString bug");
+                    }
+                })
+                .ticker(ticker)
+                .build();
         assertTrue(b.toString().startsWith("CircuitBreaker[rude, CLOSED, generation 0, consecutive"), b.toString());
     }
 
@@ -444,12 +488,18 @@ class PluginFaultTests {
     @Test
     void aPolicyThatThrowsAnErrorCannotLoseATripOrWedgeARound() {
         BreakablePolicy policy = new BreakablePolicy(10);
-        CircuitBreaker b = CircuitBreaker.builder("p").window(Windows.consecutiveFailures(1)).halfOpen(policy)
-                .maxHalfOpenDuration(Duration.ofNanos(100)).ticker(ticker).build();
+        CircuitBreaker b = CircuitBreaker.builder("p")
+                .window(Windows.consecutiveFailures(1))
+                .halfOpen(policy)
+                .maxHalfOpenDuration(Duration.ofNanos(100))
+                .ticker(ticker)
+                .build();
         policy.broken = true;
-        assertThrows(IllegalStateException.class, () -> b.run(() -> {
-            throw new IllegalStateException("dependency down");
-        }));
+        assertThrows(
+                IllegalStateException.class,
+                () -> b.run(() -> {
+                    throw new IllegalStateException("dependency down");
+                }));
         assertEquals(State.OPEN, b.state(), "the decided trip happened, with the first cooldown");
         ticker.advance(10);
         Permit probe = b.tryAcquire();
@@ -466,8 +516,11 @@ class PluginFaultTests {
     @Test
     void aPolicyThatFailsOnAReopeningKeepsTheLastGoodCooldownNotTheFirst() {
         BreakablePolicy policy = new BreakablePolicy(10, 40);
-        CircuitBreaker b = CircuitBreaker.builder("p").window(Windows.consecutiveFailures(1)).halfOpen(policy)
-                .ticker(ticker).build();
+        CircuitBreaker b = CircuitBreaker.builder("p")
+                .window(Windows.consecutiveFailures(1))
+                .halfOpen(policy)
+                .ticker(ticker)
+                .build();
         b.tryAcquire().onFailure(0, null);
         ticker.advance(10);
         b.tryAcquire().onFailure(0, null); // reopened with the second cooldown, 40
@@ -485,10 +538,11 @@ class PluginFaultTests {
     void aNestedBreakersRejectionCarriesAPluginFailureAlong() {
         CircuitBreaker inner = CircuitBreaker.builder("inner").ticker(ticker).build();
         inner.isolate();
-        CircuitBreaker outer = builder().slowCallThreshold(Duration.ofSeconds(1)).build();
+        CircuitBreaker outer =
+                builder().slowCallThreshold(Duration.ofSeconds(1)).build();
         ticker.failAfter(1, 1); // the outer breaker's end-of-call reading
-        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> outer.run(() -> inner.run(() -> {
-        })));
+        CallNotPermittedException e =
+                assertThrows(CallNotPermittedException.class, () -> outer.run(() -> inner.run(() -> {})));
         assertInstanceOf(FlakyTicker.TickerBroke.class, e.getSuppressed()[0]);
     }
 }

@@ -14,8 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class RecordingWindow implements Window {
 
     /** What one {@link #record} call said. */
-    record Call(boolean failure, boolean slow) {
-    }
+    record Call(boolean failure, boolean slow) {}
 
     final List<Call> calls = new CopyOnWriteArrayList<>();
     private final int tripAfter;
@@ -29,7 +28,9 @@ final class RecordingWindow implements Window {
     @Override
     public boolean record(boolean failure, boolean slow) {
         calls.add(new Call(failure, slow));
-        counts = new WindowCounts(calls.size(), failure ? failures.incrementAndGet() : failures.get(),
+        counts = new WindowCounts(
+                calls.size(),
+                failure ? failures.incrementAndGet() : failures.get(),
                 calls.stream().filter(Call::slow).count());
         return failure && failures.get() >= tripAfter;
     }

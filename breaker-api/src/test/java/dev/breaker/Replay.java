@@ -11,13 +11,11 @@ import java.util.List;
 final class Replay {
 
     /** One call of a trace. */
-    record Call(double t, boolean ok) {
-    }
+    record Call(double t, boolean ok) {}
 
     static final long MILLI = 1_000_000L;
 
-    private Replay() {
-    }
+    private Replay() {}
 
     static List<String> run(int threshold, long cooldownUnits, long unitNanos, long tickerOffset, List<Call> calls) {
         FakeTicker ticker = new FakeTicker(tickerOffset);

@@ -48,10 +48,11 @@ class ReplayProperties {
     }
 
     @Property(tries = 400)
-    void breakerMatchesModel(@ForAll @IntRange(min = 1, max = 5) int threshold,
-                             @ForAll @LongRange(min = 0, max = 40) long cooldown,
-                             @ForAll("traces") List<long[]> calls,
-                             @ForAll("offsets") long offset) {
+    void breakerMatchesModel(
+            @ForAll @IntRange(min = 1, max = 5) int threshold,
+            @ForAll @LongRange(min = 0, max = 40) long cooldown,
+            @ForAll("traces") List<long[]> calls,
+            @ForAll("offsets") long offset) {
         List<Replay.Call> replay = new ArrayList<>();
         for (long[] c : calls) {
             replay.add(new Replay.Call(c[0], c[1] == 1));
@@ -63,16 +64,19 @@ class ReplayProperties {
     @Provide
     Arbitrary<List<long[]>> traces() {
         Arbitrary<long[]> step = Combinators.combine(
-                Arbitraries.frequency(
-                        net.jqwik.api.Tuple.of(3, 0L), net.jqwik.api.Tuple.of(5, 1L), net.jqwik.api.Tuple.of(2, 10L)),
-                Arbitraries.longs().between(0, 5),
-                Arbitraries.integers().between(0, 9)).as((base, extra, coin) -> new long[]{base + extra, coin < 6 ? 0 : 1});
+                        Arbitraries.frequency(
+                                net.jqwik.api.Tuple.of(3, 0L),
+                                net.jqwik.api.Tuple.of(5, 1L),
+                                net.jqwik.api.Tuple.of(2, 10L)),
+                        Arbitraries.longs().between(0, 5),
+                        Arbitraries.integers().between(0, 9))
+                .as((base, extra, coin) -> new long[] {base + extra, coin < 6 ? 0 : 1});
         return step.list().ofMaxSize(60).map(steps -> {
             long t = 0;
             List<long[]> calls = new ArrayList<>();
             for (long[] s : steps) {
                 t += s[0];
-                calls.add(new long[]{t, s[1]});
+                calls.add(new long[] {t, s[1]});
             }
             return calls;
         });

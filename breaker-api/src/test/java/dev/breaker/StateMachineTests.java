@@ -36,7 +36,10 @@ class StateMachineTests {
     }
 
     private List<StateTransition> transitions() {
-        return events.stream().filter(StateTransition.class::isInstance).map(StateTransition.class::cast).toList();
+        return events.stream()
+                .filter(StateTransition.class::isInstance)
+                .map(StateTransition.class::cast)
+                .toList();
     }
 
     @Test
@@ -103,8 +106,11 @@ class StateMachineTests {
 
     @Test
     void rule3_ignoredOutcomeFreesSlotAndDecidesNothing() {
-        CircuitBreaker b = CircuitBreaker.builder("dep").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ZERO).probes(1).ticker(ticker)
+        CircuitBreaker b = CircuitBreaker.builder("dep")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ZERO)
+                .probes(1)
+                .ticker(ticker)
                 .classifier((r, t) -> t instanceof IllegalArgumentException ? Outcome.IGNORED : Outcome.FAILURE)
                 .build();
         fail(b);
@@ -135,17 +141,24 @@ class StateMachineTests {
     @Test
     void rule5_eachTransitionOneEventInGenerationOrder() {
         CircuitBreaker b = breaker(1, 0, 1);
-        fail(b);                          // CLOSED -> OPEN (1)
-        Permit probe = b.tryAcquire();    // OPEN -> HALF_OPEN (2)
-        probe.onFailure(0, null);         // HALF_OPEN -> OPEN (3)
-        b.tryAcquire().onSuccess(0);      // OPEN -> HALF_OPEN (4), HALF_OPEN -> CLOSED (5)
-        b.isolate();                      // CLOSED -> ISOLATED (6)
-        b.isolate();                      // no-op
-        b.reset();                        // ISOLATED -> CLOSED (7)
+        fail(b); // CLOSED -> OPEN (1)
+        Permit probe = b.tryAcquire(); // OPEN -> HALF_OPEN (2)
+        probe.onFailure(0, null); // HALF_OPEN -> OPEN (3)
+        b.tryAcquire().onSuccess(0); // OPEN -> HALF_OPEN (4), HALF_OPEN -> CLOSED (5)
+        b.isolate(); // CLOSED -> ISOLATED (6)
+        b.isolate(); // no-op
+        b.reset(); // ISOLATED -> CLOSED (7)
         List<StateTransition> ts = transitions();
-        assertEquals(List.of(TransitionReason.WINDOW_TRIPPED, TransitionReason.COOLDOWN_ELAPSED,
-                TransitionReason.PROBE_FAILED, TransitionReason.COOLDOWN_ELAPSED, TransitionReason.PROBES_SUCCEEDED,
-                TransitionReason.ISOLATED, TransitionReason.RESET), ts.stream().map(StateTransition::reason).toList());
+        assertEquals(
+                List.of(
+                        TransitionReason.WINDOW_TRIPPED,
+                        TransitionReason.COOLDOWN_ELAPSED,
+                        TransitionReason.PROBE_FAILED,
+                        TransitionReason.COOLDOWN_ELAPSED,
+                        TransitionReason.PROBES_SUCCEEDED,
+                        TransitionReason.ISOLATED,
+                        TransitionReason.RESET),
+                ts.stream().map(StateTransition::reason).toList());
         for (int i = 0; i < ts.size(); i++) {
             assertEquals(i + 1, ts.get(i).generation());
             assertEquals("dep", ts.get(i).breakerName());
@@ -217,15 +230,18 @@ class StateMachineTests {
         CircuitBreaker b = breaker(2, 0, 1);
         Permit oldEra = b.tryAcquire();
         fail(b);
-        fail(b);                      // OPEN
-        b.tryAcquire().onSuccess(0);  // probe closes: a new CLOSED era
+        fail(b); // OPEN
+        b.tryAcquire().onSuccess(0); // probe closes: a new CLOSED era
         fail(b);
-        oldEra.onFailure(0, null);    // would be the second failure in a row if counted
+        oldEra.onFailure(0, null); // would be the second failure in a row if counted
         assertEquals(State.CLOSED, b.state());
         assertEquals(1, b.metrics().failedCalls());
         assertEquals(1, b.metrics().lateResults());
-        LateResult late = events.stream().filter(LateResult.class::isInstance).map(LateResult.class::cast)
-                .findFirst().orElseThrow();
+        LateResult late = events.stream()
+                .filter(LateResult.class::isInstance)
+                .map(LateResult.class::cast)
+                .findFirst()
+                .orElseThrow();
         assertEquals(0, late.permitGeneration());
         assertEquals(3, late.currentGeneration());
     }
@@ -268,12 +284,15 @@ class StateMachineTests {
                 return "recording";
             }
         };
-        CircuitBreaker b = CircuitBreaker.builder("slow").window(recording).ticker(ticker)
-                .slowCallThreshold(Duration.ofMillis(100)).build();
-        b.tryAcquire().onSuccess(100 * MILLI);      // at the threshold: slow
+        CircuitBreaker b = CircuitBreaker.builder("slow")
+                .window(recording)
+                .ticker(ticker)
+                .slowCallThreshold(Duration.ofMillis(100))
+                .build();
+        b.tryAcquire().onSuccess(100 * MILLI); // at the threshold: slow
         b.tryAcquire().onFailure(100 * MILLI, null); // slow and failed
-        b.tryAcquire().onSuccess(100 * MILLI - 1);  // just under: not slow
-        b.tryAcquire().release();                   // no outcome: not recorded
+        b.tryAcquire().onSuccess(100 * MILLI - 1); // just under: not slow
+        b.tryAcquire().release(); // no outcome: not recorded
         assertEquals(State.CLOSED, b.state());
         b.tryAcquire().onFailure(0, null);
         assertEquals(List.of("S-slow", "F-slow", "S", "F"), recorded);
@@ -310,8 +329,11 @@ class StateMachineTests {
 
     @Test
     void trackedClosedPermitsDetectDuplicates() {
-        CircuitBreaker b = CircuitBreaker.builder("tracked").window(Windows.consecutiveFailures(2))
-                .trackedPermits(true).ticker(ticker).build();
+        CircuitBreaker b = CircuitBreaker.builder("tracked")
+                .window(Windows.consecutiveFailures(2))
+                .trackedPermits(true)
+                .ticker(ticker)
+                .build();
         Permit p = b.tryAcquire();
         assertFalse(p == b.tryAcquire(), "one permit per call");
         p.onFailure(0, null);
@@ -348,7 +370,9 @@ class StateMachineTests {
         ticker.advanceMillis(1);
         assertFalse(b.tryAcquire().granted(), "the timing-out request is rejected");
         assertEquals(State.OPEN, b.state());
-        assertEquals(TransitionReason.HALF_OPEN_TIMEOUT, transitions().get(transitions().size() - 1).reason());
+        assertEquals(
+                TransitionReason.HALF_OPEN_TIMEOUT,
+                transitions().get(transitions().size() - 1).reason());
         ticker.advanceMillis(10);
         assertTrue(b.tryAcquire().granted(), "a fresh round after a full cooldown");
         silent.onSuccess(0);
@@ -379,7 +403,7 @@ class StateMachineTests {
         assertFalse(b.tryAcquire().granted());
         inFlight.onFailure(0, null);
         assertEquals(State.ISOLATED, b.state());
-        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> b.run(() -> { }));
+        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> b.run(() -> {}));
         assertEquals(-1, e.retryAfterNanos());
         b.reset();
         assertTrue(b.tryAcquire().granted());
@@ -420,8 +444,11 @@ class StateMachineTests {
     @Test
     void wrappingTickerKeepsCooldownRight() {
         FakeTicker wrap = new FakeTicker(Long.MAX_VALUE - 3 * MILLI);
-        CircuitBreaker b = CircuitBreaker.builder("wrap").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ofMillis(10)).ticker(wrap).build();
+        CircuitBreaker b = CircuitBreaker.builder("wrap")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofMillis(10))
+                .ticker(wrap)
+                .build();
         fail(b);
         wrap.advanceMillis(9); // now past Long.MAX_VALUE, negative
         assertTrue(wrap.read() < 0);
@@ -433,8 +460,11 @@ class StateMachineTests {
     @Test
     void standingTickerStillDecides() {
         FakeTicker still = new FakeTicker(42);
-        CircuitBreaker b = CircuitBreaker.builder("still").window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ofMillis(10)).ticker(still).build();
+        CircuitBreaker b = CircuitBreaker.builder("still")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofMillis(10))
+                .ticker(still)
+                .build();
         fail(b);
         for (int i = 0; i < 100; i++) {
             assertFalse(b.tryAcquire().granted(), "time stands still: the cooldown never ends");

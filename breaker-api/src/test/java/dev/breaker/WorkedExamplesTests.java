@@ -21,43 +21,47 @@ class WorkedExamplesTests {
     @ParameterizedTest
     @ValueSource(longs = {0L, NEAR_WRAP, -7L})
     void probeAfterCooldownThenClosed(long offset) {
-        assertEquals(List.of("fail", "fail", "rejected", "ok", "ok"),
+        assertEquals(
+                List.of("fail", "fail", "rejected", "ok", "ok"),
                 Replay.run(2, 10, MILLI, offset, List.of(fail(0), fail(1), ok(2), ok(11), ok(12))));
     }
 
     @ParameterizedTest
     @ValueSource(longs = {0L, NEAR_WRAP, -7L})
     void cooldownBoundaryIsStrict(long offset) {
-        assertEquals(List.of("fail", "rejected", "ok"),
+        assertEquals(
+                List.of("fail", "rejected", "ok"),
                 Replay.run(1, 10, MILLI, offset, List.of(fail(0), ok(9.999), ok(10))));
     }
 
     @ParameterizedTest
     @ValueSource(longs = {0L, NEAR_WRAP, -7L})
     void failedProbeRestartsCooldownFromItsOwnTime(long offset) {
-        assertEquals(List.of("fail", "fail", "rejected", "ok"),
+        assertEquals(
+                List.of("fail", "fail", "rejected", "ok"),
                 Replay.run(1, 10, MILLI, offset, List.of(fail(0), fail(10), ok(15), ok(20))));
     }
 
     @ParameterizedTest
     @ValueSource(longs = {0L, NEAR_WRAP, -7L})
     void successBetweenFailuresPreventsTrip(long offset) {
-        assertEquals(List.of("fail", "ok", "fail", "ok"),
+        assertEquals(
+                List.of("fail", "ok", "fail", "ok"),
                 Replay.run(2, 10, MILLI, offset, List.of(fail(0), ok(1), fail(2), ok(3))));
     }
 
     @ParameterizedTest
     @ValueSource(longs = {0L, NEAR_WRAP, -7L})
     void rejectionsChangeNothing(long offset) {
-        assertEquals(List.of("fail", "rejected", "rejected"),
+        assertEquals(
+                List.of("fail", "rejected", "rejected"),
                 Replay.run(1, 100, MILLI, offset, List.of(fail(0), ok(50), ok(99))));
     }
 
     @ParameterizedTest
     @ValueSource(longs = {0L, NEAR_WRAP, -7L})
     void zeroCooldownProbesAtOnce(long offset) {
-        assertEquals(List.of("fail", "ok", "ok"),
-                Replay.run(1, 0, MILLI, offset, List.of(fail(0), ok(0), ok(0))));
+        assertEquals(List.of("fail", "ok", "ok"), Replay.run(1, 0, MILLI, offset, List.of(fail(0), ok(0), ok(0))));
     }
 
     @Test

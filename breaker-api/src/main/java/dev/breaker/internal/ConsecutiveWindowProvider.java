@@ -11,8 +11,7 @@ import java.util.Set;
 public final class ConsecutiveWindowProvider implements WindowProvider {
 
     /** Makes the provider; called by {@link java.util.ServiceLoader}. */
-    public ConsecutiveWindowProvider() {
-    }
+    public ConsecutiveWindowProvider() {}
 
     @Override
     public String name() {

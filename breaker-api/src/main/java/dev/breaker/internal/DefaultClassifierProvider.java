@@ -10,8 +10,7 @@ import java.util.Set;
 public final class DefaultClassifierProvider implements FailureClassifierProvider {
 
     /** Makes the provider; called by {@link java.util.ServiceLoader}. */
-    public DefaultClassifierProvider() {
-    }
+    public DefaultClassifierProvider() {}
 
     @Override
     public String name() {

@@ -20,8 +20,7 @@ public final class Discovery {
             "window", Map.of("count", "breaker-window-count", "time", "breaker-window-time"),
             "half-open policy", Map.of("exponential", "breaker-halfopen"));
 
-    private Discovery() {
-    }
+    private Discovery() {}
 
     /**
      * Finds the provider of {@code type} whose name is {@code name}.
@@ -47,8 +46,8 @@ public final class Discovery {
         }
         for (Map.Entry<String, Map<String, String>> other : KNOWN_MODULES.entrySet()) {
             if (other.getValue().containsKey(name)) {
-                return "; '" + name + "' is a " + other.getKey() + " (from " + other.getValue().get(name)
-                        + "), not a " + kind;
+                return "; '" + name + "' is a " + other.getKey() + " (from "
+                        + other.getValue().get(name) + "), not a " + kind;
             }
         }
         return "";
@@ -67,20 +66,21 @@ public final class Discovery {
     static <P> P choose(Iterable<P> providers, String kind, String name, Function<? super P, String> nameOf) {
         Map<String, List<P>> byName = new TreeMap<>();
         for (P provider : providers) {
-            byName.computeIfAbsent(nameOf.apply(provider), n -> new ArrayList<>(1)).add(provider);
+            byName.computeIfAbsent(nameOf.apply(provider), n -> new ArrayList<>(1))
+                    .add(provider);
         }
         List<P> found = byName.get(name);
         if (found == null) {
-            throw new IllegalArgumentException("no " + kind + " named '" + name + "'; found: "
-                    + byName.keySet() + hint(kind, name));
+            throw new IllegalArgumentException(
+                    "no " + kind + " named '" + name + "'; found: " + byName.keySet() + hint(kind, name));
         }
         if (found.size() > 1) {
             List<String> classes = new ArrayList<>();
             for (P p : found) {
                 classes.add(p.getClass().getName());
             }
-            throw new IllegalArgumentException(found.size() + " " + kind + " providers are named '" + name
-                    + "': " + classes + "; remove all but one from the path");
+            throw new IllegalArgumentException(found.size() + " " + kind + " providers are named '" + name + "': "
+                    + classes + "; remove all but one from the path");
         }
         return found.get(0);
     }

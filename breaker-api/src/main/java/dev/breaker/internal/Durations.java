@@ -14,8 +14,7 @@ public final class Durations {
     /** The longest duration any setting takes: {@code Long.MAX_VALUE} nanoseconds. */
     public static final Duration MAX = Duration.ofNanos(Long.MAX_VALUE);
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /**
      * Checks a setting that must be zero or longer.
@@ -53,8 +52,8 @@ public final class Durations {
 
     private static long nanos(String setting, Duration d) {
         if (d.compareTo(MAX) > 0) {
-            throw new IllegalArgumentException(setting + " must be at most " + MAX
-                    + " (Long.MAX_VALUE nanoseconds, about 292 years), was " + d);
+            throw new IllegalArgumentException(
+                    setting + " must be at most " + MAX + " (Long.MAX_VALUE nanoseconds, about 292 years), was " + d);
         }
         return d.toNanos();
     }

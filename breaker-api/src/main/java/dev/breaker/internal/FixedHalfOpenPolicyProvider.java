@@ -11,8 +11,7 @@ import java.util.Set;
 public final class FixedHalfOpenPolicyProvider implements HalfOpenPolicyProvider {
 
     /** Makes the provider; called by {@link java.util.ServiceLoader}. */
-    public FixedHalfOpenPolicyProvider() {
-    }
+    public FixedHalfOpenPolicyProvider() {}
 
     @Override
     public String name() {
@@ -27,7 +26,8 @@ public final class FixedHalfOpenPolicyProvider implements HalfOpenPolicyProvider
     @Override
     public HalfOpenPolicy create(Map<String, String> settings) {
         Settings s = Settings.of("half-open policy 'fixed'", settings, settingKeys());
-        return FixedHalfOpenPolicy.of(s.duration("cooldown", CircuitBreakerConfig.DEFAULT_COOLDOWN),
+        return FixedHalfOpenPolicy.of(
+                s.duration("cooldown", CircuitBreakerConfig.DEFAULT_COOLDOWN),
                 s.intValue("probes", CircuitBreakerConfig.DEFAULT_PROBES, 1));
     }
 }

@@ -5,8 +5,7 @@ import java.util.Objects;
 /** Checks names that people read in logs, metrics and exceptions: a breaker's, a provider's. */
 public final class Names {
 
-    private Names() {
-    }
+    private Names() {}
 
     /**
      * Checks a name: it must show at least one visible character (a letter, digit, punctuation
@@ -27,23 +26,29 @@ public final class Names {
         for (int i = 0; i < name.length(); ) {
             int cp = name.codePointAt(i);
             if (breaksLines(cp)) {
-                throw new IllegalArgumentException(setting + " must not contain control characters, was '"
-                        + escape(name) + "'");
+                throw new IllegalArgumentException(
+                        setting + " must not contain control characters, was '" + escape(name) + "'");
             }
             visible |= isVisible(cp);
             i += Character.charCount(cp);
         }
         if (!visible) {
-            throw new IllegalArgumentException(setting + " must contain a visible character, was '" + escape(name) + "'");
+            throw new IllegalArgumentException(
+                    setting + " must contain a visible character, was '" + escape(name) + "'");
         }
         return name;
     }
 
     private static boolean breaksLines(int cp) {
         int type = Character.getType(cp);
-        return Character.isISOControl(cp) || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR
+        return Character.isISOControl(cp)
+                || type == Character.LINE_SEPARATOR
+                || type == Character.PARAGRAPH_SEPARATOR
                 || type == Character.SURROGATE // a lone half of a pair
-                || cp == 0x061C || cp == 0x200E || cp == 0x200F || cp >= 0x202A && cp <= 0x202E
+                || cp == 0x061C
+                || cp == 0x200E
+                || cp == 0x200F
+                || cp >= 0x202A && cp <= 0x202E
                 || cp >= 0x2066 && cp <= 0x2069; // bidirectional marks, embeddings, overrides, isolates
     }
 
@@ -57,13 +62,25 @@ public final class Names {
             }
         }
         switch (Character.getType(cp)) {
-            case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
-                    Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.DECIMAL_DIGIT_NUMBER,
-                    Character.LETTER_NUMBER, Character.OTHER_NUMBER, Character.CONNECTOR_PUNCTUATION,
-                    Character.DASH_PUNCTUATION, Character.START_PUNCTUATION, Character.END_PUNCTUATION,
-                    Character.INITIAL_QUOTE_PUNCTUATION, Character.FINAL_QUOTE_PUNCTUATION,
-                    Character.OTHER_PUNCTUATION, Character.MATH_SYMBOL, Character.CURRENCY_SYMBOL,
-                    Character.MODIFIER_SYMBOL, Character.OTHER_SYMBOL -> {
+            case Character.UPPERCASE_LETTER,
+                    Character.LOWERCASE_LETTER,
+                    Character.TITLECASE_LETTER,
+                    Character.MODIFIER_LETTER,
+                    Character.OTHER_LETTER,
+                    Character.DECIMAL_DIGIT_NUMBER,
+                    Character.LETTER_NUMBER,
+                    Character.OTHER_NUMBER,
+                    Character.CONNECTOR_PUNCTUATION,
+                    Character.DASH_PUNCTUATION,
+                    Character.START_PUNCTUATION,
+                    Character.END_PUNCTUATION,
+                    Character.INITIAL_QUOTE_PUNCTUATION,
+                    Character.FINAL_QUOTE_PUNCTUATION,
+                    Character.OTHER_PUNCTUATION,
+                    Character.MATH_SYMBOL,
+                    Character.CURRENCY_SYMBOL,
+                    Character.MODIFIER_SYMBOL,
+                    Character.OTHER_SYMBOL -> {
                 return true;
             }
             default -> {

@@ -27,6 +27,7 @@ public final class FailureStreak {
     }
 
     private final int threshold;
+
     @SuppressWarnings("unused") // accessed through RUN
     private volatile int run;
 

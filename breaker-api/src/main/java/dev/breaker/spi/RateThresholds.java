@@ -52,7 +52,8 @@ public record RateThresholds(double failureRateThreshold, double slowCallRateThr
      * @throws IllegalArgumentException naming the key and value
      */
     public static RateThresholds from(Settings settings, int defaultMinimumCalls) {
-        return new RateThresholds(settings.rate(FAILURE_RATE, DEFAULT_FAILURE_RATE),
+        return new RateThresholds(
+                settings.rate(FAILURE_RATE, DEFAULT_FAILURE_RATE),
                 settings.rate(SLOW_CALL_RATE, DEFAULT_SLOW_CALL_RATE),
                 settings.intValue(MINIMUM_CALLS, defaultMinimumCalls, 1));
     }
@@ -84,13 +85,12 @@ public record RateThresholds(double failureRateThreshold, double slowCallRateThr
         if ((failures | slowCalls) == 0 || calls < minimumCalls) {
             return false; // a healthy window (thresholds are above 0) decides without dividing
         }
-        return (double) failures / calls >= failureRateThreshold
-                || (double) slowCalls / calls >= slowCallRateThreshold;
+        return (double) failures / calls >= failureRateThreshold || (double) slowCalls / calls >= slowCallRateThreshold;
     }
 
     @Override
     public String toString() {
-        return FAILURE_RATE + "=" + failureRateThreshold + ", " + SLOW_CALL_RATE + "=" + slowCallRateThreshold
-                + ", " + MINIMUM_CALLS + "=" + minimumCalls;
+        return FAILURE_RATE + "=" + failureRateThreshold + ", " + SLOW_CALL_RATE + "=" + slowCallRateThreshold + ", "
+                + MINIMUM_CALLS + "=" + minimumCalls;
     }
 }

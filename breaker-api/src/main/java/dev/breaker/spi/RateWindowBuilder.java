@@ -15,8 +15,7 @@ public abstract class RateWindowBuilder<B extends RateWindowBuilder<B>> {
     private Integer minimumCalls;
 
     /** For subclasses. */
-    protected RateWindowBuilder() {
-    }
+    protected RateWindowBuilder() {}
 
     /**
      * This builder, as its concrete type.

@@ -55,8 +55,8 @@ public final class Settings {
         Objects.requireNonNull(known, "known");
         for (Map.Entry<String, String> e : raw.entrySet()) {
             if (e.getKey() == null || e.getValue() == null) {
-                throw new IllegalArgumentException(owner + ": settings may not hold null keys or values, was "
-                        + e.getKey() + "=" + e.getValue());
+                throw new IllegalArgumentException(
+                        owner + ": settings may not hold null keys or values, was " + e.getKey() + "=" + e.getValue());
             }
             if (!known.contains(e.getKey())) {
                 throw new IllegalArgumentException(owner + ": unknown setting '" + e.getKey() + "' (value '"
@@ -70,8 +70,8 @@ public final class Settings {
     private String clean(String key, String text) {
         for (int i = 0; i < text.length(); i++) {
             if (Character.isISOControl(text.charAt(i)) && text.charAt(i) != '\t') {
-                throw fail(key + " must not contain control characters, was '" + text.replace("\n", "\\n")
-                        .replace("\r", "\\r").replace("\0", "\\0") + "'");
+                throw fail(key + " must not contain control characters, was '"
+                        + text.replace("\n", "\\n").replace("\r", "\\r").replace("\0", "\\0") + "'");
             }
         }
         return text.strip();
@@ -162,7 +162,11 @@ public final class Settings {
         } else {
             String trimmed = clean(key, text);
             if (trimmed.endsWith("%")) {
-                value = number(key, text, trimmed.substring(0, trimmed.length() - 1).trim()) / 100.0;
+                value = number(
+                                key,
+                                text,
+                                trimmed.substring(0, trimmed.length() - 1).trim())
+                        / 100.0;
             } else {
                 value = number(key, text, trimmed);
             }
@@ -193,8 +197,8 @@ public final class Settings {
             throw fail(key + " must not be negative, was " + text);
         }
         if (value.compareTo(Durations.MAX) > 0) {
-            throw fail(key + " must be at most " + Durations.MAX + " (Long.MAX_VALUE nanoseconds, about 292 years), was "
-                    + text.strip());
+            throw fail(key + " must be at most " + Durations.MAX
+                    + " (Long.MAX_VALUE nanoseconds, about 292 years), was " + text.strip());
         }
         return value;
     }

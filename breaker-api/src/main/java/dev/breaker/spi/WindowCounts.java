@@ -33,8 +33,8 @@ public record WindowCounts(long calls, long failures, long slowCalls) {
      */
     public WindowCounts {
         if (calls < 0 || failures < 0 || slowCalls < 0 || failures > calls || slowCalls > calls) {
-            throw new IllegalArgumentException("inconsistent window counts: calls=" + calls
-                    + ", failures=" + failures + ", slowCalls=" + slowCalls);
+            throw new IllegalArgumentException("inconsistent window counts: calls=" + calls + ", failures=" + failures
+                    + ", slowCalls=" + slowCalls);
         }
     }
 

@@ -22,7 +22,9 @@ class DiscoveryTests {
     void builtInWindowIsFoundByName() {
         WindowFactory f = Windows.named("consecutive", Map.of("threshold", "3"));
         assertEquals("consecutive(threshold=3)", f.describe());
-        assertEquals("consecutive(threshold=5)", Windows.named("consecutive", Map.of()).describe());
+        assertEquals(
+                "consecutive(threshold=5)",
+                Windows.named("consecutive", Map.of()).describe());
     }
 
     @Test
@@ -38,60 +40,93 @@ class DiscoveryTests {
 
     @Test
     void unknownNameListsWhatWasFoundAndWhereItComesFrom() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Windows.named("count", Map.of("size", "100")));
-        assertEquals("no window named 'count'; found: [consecutive]; 'count' comes with breaker-window-count,"
-                + " which is not on the class or module path", e.getMessage());
-        assertEquals("no half-open policy named 'exponential'; found: [fixed]; 'exponential' comes with "
-                + "breaker-halfopen, which is not on the class or module path", assertThrows(IllegalArgumentException.class,
-                        () -> HalfOpenPolicies.named("exponential", Map.of())).getMessage());
-        assertEquals("no window named 'exponential'; found: [consecutive]; 'exponential' is a half-open policy "
-                + "(from breaker-halfopen), not a window", assertThrows(IllegalArgumentException.class,
-                        () -> Windows.named("exponential", Map.of())).getMessage(), "the hint is keyed by kind and name");
-        assertEquals("no half-open policy named 'count'; found: [fixed]; 'count' is a window (from breaker-window-count), "
-                + "not a half-open policy", assertThrows(IllegalArgumentException.class,
-                        () -> HalfOpenPolicies.named("count", Map.of())).getMessage());
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> Windows.named("count", Map.of("size", "100")));
+        assertEquals(
+                "no window named 'count'; found: [consecutive]; 'count' comes with breaker-window-count,"
+                        + " which is not on the class or module path",
+                e.getMessage());
+        assertEquals(
+                "no half-open policy named 'exponential'; found: [fixed]; 'exponential' comes with "
+                        + "breaker-halfopen, which is not on the class or module path",
+                assertThrows(IllegalArgumentException.class, () -> HalfOpenPolicies.named("exponential", Map.of()))
+                        .getMessage());
+        assertEquals(
+                "no window named 'exponential'; found: [consecutive]; 'exponential' is a half-open policy "
+                        + "(from breaker-halfopen), not a window",
+                assertThrows(IllegalArgumentException.class, () -> Windows.named("exponential", Map.of()))
+                        .getMessage(),
+                "the hint is keyed by kind and name");
+        assertEquals(
+                "no half-open policy named 'count'; found: [fixed]; 'count' is a window (from breaker-window-count), "
+                        + "not a half-open policy",
+                assertThrows(IllegalArgumentException.class, () -> HalfOpenPolicies.named("count", Map.of()))
+                        .getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> HalfOpenPolicies.named("sometimes", Map.of()));
         assertEquals("no half-open policy named 'sometimes'; found: [fixed]", e.getMessage());
     }
 
     @Test
     void unknownSettingAndBadValuesNameKeyAndValue() {
-        assertEquals("window 'consecutive': unknown setting 'size' (value '10'); known settings: [threshold]",
-                assertThrows(IllegalArgumentException.class,
-                        () -> Windows.named("consecutive", Map.of("size", "10"))).getMessage());
-        assertEquals("window 'consecutive': threshold must be >= 1, was 0",
-                assertThrows(IllegalArgumentException.class,
-                        () -> Windows.named("consecutive", Map.of("threshold", "0"))).getMessage());
-        assertEquals("window 'consecutive': threshold must be an integer, was 'three'",
-                assertThrows(IllegalArgumentException.class,
-                        () -> Windows.named("consecutive", Map.of("threshold", "three"))).getMessage());
-        assertEquals("half-open policy 'fixed': cooldown must be a duration such as PT10S, 500ms, 30s, 5m or 1h, "
-                + "was '10 secs'", assertThrows(IllegalArgumentException.class,
-                        () -> HalfOpenPolicies.named("fixed", Map.of("cooldown", "10 secs"))).getMessage());
-        assertEquals("fixed(cooldown=PT10S, probes=1)", HalfOpenPolicies.named("fixed", Map.of("cooldown", "10s")).toString(),
+        assertEquals(
+                "window 'consecutive': unknown setting 'size' (value '10'); known settings: [threshold]",
+                assertThrows(IllegalArgumentException.class, () -> Windows.named("consecutive", Map.of("size", "10")))
+                        .getMessage());
+        assertEquals(
+                "window 'consecutive': threshold must be >= 1, was 0",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> Windows.named("consecutive", Map.of("threshold", "0")))
+                        .getMessage());
+        assertEquals(
+                "window 'consecutive': threshold must be an integer, was 'three'",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> Windows.named("consecutive", Map.of("threshold", "three")))
+                        .getMessage());
+        assertEquals(
+                "half-open policy 'fixed': cooldown must be a duration such as PT10S, 500ms, 30s, 5m or 1h, "
+                        + "was '10 secs'",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> HalfOpenPolicies.named("fixed", Map.of("cooldown", "10 secs")))
+                        .getMessage());
+        assertEquals(
+                "fixed(cooldown=PT10S, probes=1)",
+                HalfOpenPolicies.named("fixed", Map.of("cooldown", "10s")).toString(),
                 "a duration as people write it");
-        assertEquals("half-open policy 'fixed': cooldown must not be negative, was PT-1S",
-                assertThrows(IllegalArgumentException.class,
-                        () -> HalfOpenPolicies.named("fixed", Map.of("cooldown", "PT-1S"))).getMessage());
+        assertEquals(
+                "half-open policy 'fixed': cooldown must not be negative, was PT-1S",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> HalfOpenPolicies.named("fixed", Map.of("cooldown", "PT-1S")))
+                        .getMessage());
     }
 
     @Test
     void nullNameAndSettingsAreNamed() {
-        assertEquals("window name", assertThrows(NullPointerException.class,
-                () -> Windows.named(null, Map.of())).getMessage());
-        assertEquals("settings", assertThrows(NullPointerException.class,
-                () -> Windows.named("consecutive", null)).getMessage());
+        assertEquals(
+                "window name",
+                assertThrows(NullPointerException.class, () -> Windows.named(null, Map.of()))
+                        .getMessage());
+        assertEquals(
+                "settings",
+                assertThrows(NullPointerException.class, () -> Windows.named("consecutive", null))
+                        .getMessage());
     }
 
     @Test
     void twoProvidersWithOneNameAreAnError() {
         WindowProvider a = new ConsecutiveWindowProvider();
         WindowProvider b = new Impostor();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> Discovery.choose(List.of(a, b), "window", "consecutive", WindowProvider::name));
-        assertTrue(e.getMessage().startsWith("2 window providers are named 'consecutive': ["
-                + ConsecutiveWindowProvider.class.getName() + ", " + Impostor.class.getName() + "]"), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .startsWith("2 window providers are named 'consecutive': ["
+                                + ConsecutiveWindowProvider.class.getName() + ", " + Impostor.class.getName() + "]"),
+                e.getMessage());
         assertTrue(e.getMessage().endsWith("; remove all but one from the path"), e.getMessage());
     }
 

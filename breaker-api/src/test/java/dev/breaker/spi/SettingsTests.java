@@ -22,7 +22,9 @@ class SettingsTests {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"100|100", " 7 |7", "+5|5", "-3|-3", "0|0"})
+    @CsvSource(
+            delimiter = '|',
+            value = {"100|100", " 7 |7", "+5|5", "-3|-3", "0|0"})
     void integersAsWritten(String text, int expected) {
         assertEquals(expected, of("size", text).intValue("size", 1, Integer.MIN_VALUE));
     }
@@ -30,20 +32,33 @@ class SettingsTests {
     @ParameterizedTest
     @ValueSource(strings = {"1.0", "1e3", "0x10", "١٢", "１２", "12a", "", " ", "--1", "1_000"})
     void otherIntegersAreRefusedByName(String text) {
-        assertEquals("window 'w': size must be an integer, was '" + text + "'",
+        assertEquals(
+                "window 'w': size must be an integer, was '" + text + "'",
                 refused(() -> of("size", text).intValue("size", 1, 0)));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"2147483648", "-99999999999"})
     void integersOutOfRangeSaySo(String text) {
-        assertEquals("window 'w': size must be an integer from -2147483648 to 2147483647, was '" + text + "'",
+        assertEquals(
+                "window 'w': size must be an integer from -2147483648 to 2147483647, was '" + text + "'",
                 refused(() -> of("size", text).intValue("size", 1, Integer.MIN_VALUE)));
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"0.5|0.5", ".5|0.5", "5e-1|0.5", "50%|0.5", "50 %|0.5", "12.5%|0.125",
-        "1|1.0", "100%|1.0", " 0.25 |0.25"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "0.5|0.5",
+                ".5|0.5",
+                "5e-1|0.5",
+                "50%|0.5",
+                "50 %|0.5",
+                "12.5%|0.125",
+                "1|1.0",
+                "100%|1.0",
+                " 0.25 |0.25"
+            })
     void ratesAsNumbersOrPercentages(String text, double expected) {
         assertEquals(expected, of("failureRateThreshold", text).rate("failureRateThreshold", 0.5));
     }
@@ -51,20 +66,35 @@ class SettingsTests {
     @ParameterizedTest
     @ValueSource(strings = {"0.5f", "0.5d", "0.5F", "0x1p-1", "NaN", "Infinity", "٠٫٥", "half", "%", "0.5%%"})
     void otherNumbersAreRefusedByName(String text) {
-        assertEquals("window 'w': failureRateThreshold must be a number such as 0.5, was '" + text + "'",
+        assertEquals(
+                "window 'w': failureRateThreshold must be a number such as 0.5, was '" + text + "'",
                 refused(() -> of("failureRateThreshold", text).rate("failureRateThreshold", 0.5)));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"0", "1.5", "150%", "-0.1", "0%"})
     void ratesOutsideTheRangeAreRefusedByName(String text) {
-        assertEquals("window 'w': failureRateThreshold must be in (0, 1], was " + text,
+        assertEquals(
+                "window 'w': failureRateThreshold must be in (0, 1], was " + text,
                 refused(() -> of("failureRateThreshold", text).rate("failureRateThreshold", 0.5)));
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {"PT10S|PT10S", "pt10s|PT10S", "500ms|PT0.5S", "30s|PT30S", "5m|PT5M",
-        "1h|PT1H", "2d|PT48H", "100us|PT0.0001S", "10ns|PT0.00000001S", " 30 s |PT30S", "P1D|PT24H"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "PT10S|PT10S",
+                "pt10s|PT10S",
+                "500ms|PT0.5S",
+                "30s|PT30S",
+                "5m|PT5M",
+                "1h|PT1H",
+                "2d|PT48H",
+                "100us|PT0.0001S",
+                "10ns|PT0.00000001S",
+                " 30 s |PT30S",
+                "P1D|PT24H"
+            })
     void durationsAsIsoOrNumberAndUnit(String text, String expected) {
         assertEquals(Duration.parse(expected), of("length", text).duration("length", Duration.ZERO));
     }
@@ -72,7 +102,8 @@ class SettingsTests {
     @ParameterizedTest
     @ValueSource(strings = {"10", "ten seconds", "10 sec", "１０s", "PT１０S", "10S", "1.5s", "s", "PT"})
     void otherDurationsAreRefusedByName(String text) {
-        assertEquals("window 'w': length must be a duration such as PT10S, 500ms, 30s, 5m or 1h, was '" + text + "'",
+        assertEquals(
+                "window 'w': length must be a duration such as PT10S, 500ms, 30s, 5m or 1h, was '" + text + "'",
                 refused(() -> of("length", text).duration("length", Duration.ZERO)));
     }
 
@@ -80,14 +111,18 @@ class SettingsTests {
     @ValueSource(strings = {"PT8760000H", "106752d", "9223372036854775807s"})
     void durationsLongerThanALongOfNanosAreRefusedLikeEverywhereElse(String text) {
         String message = refused(() -> of("length", text).duration("length", Duration.ZERO));
-        assertEquals(true, message.startsWith("window 'w': length must be at most PT2562047H47M16.854775807S "
-                + "(Long.MAX_VALUE nanoseconds, about 292 years), was "), message);
+        assertEquals(
+                true,
+                message.startsWith("window 'w': length must be at most PT2562047H47M16.854775807S "
+                        + "(Long.MAX_VALUE nanoseconds, about 292 years), was "),
+                message);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"-PT1S", "PT-1S"})
     void negativeDurationsAreRefusedByName(String text) {
-        assertEquals("window 'w': length must not be negative, was " + text,
+        assertEquals(
+                "window 'w': length must not be negative, was " + text,
                 refused(() -> of("length", text).duration("length", Duration.ZERO)));
     }
 
@@ -100,7 +135,9 @@ class SettingsTests {
 
     @org.junit.jupiter.api.Test
     void anOverlongDurationIsQuotedAsWritten() {
-        assertEquals("window 'w': length must be at most PT2562047H47M16.854775807S (Long.MAX_VALUE nanoseconds, "
-                + "about 292 years), was 106752d", refused(() -> of("length", "106752d").duration("length", Duration.ZERO)));
+        assertEquals(
+                "window 'w': length must be at most PT2562047H47M16.854775807S (Long.MAX_VALUE nanoseconds, "
+                        + "about 292 years), was 106752d",
+                refused(() -> of("length", "106752d").duration("length", Duration.ZERO)));
     }
 }

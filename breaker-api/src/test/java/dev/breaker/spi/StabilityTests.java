@@ -17,9 +17,17 @@ import org.junit.jupiter.api.Test;
  */
 class StabilityTests {
 
-    private static final Set<String> PROMISED = Set.of("Window", "WindowFactory", "WindowCounts", "HalfOpenPolicy",
-            "WindowProvider", "HalfOpenPolicyProvider", "FailureClassifierProvider", "Helper");
-    private static final Set<String> HELPERS = Set.of("Settings", "RateThresholds", "RateWindowBuilder", "FailureStreak");
+    private static final Set<String> PROMISED = Set.of(
+            "Window",
+            "WindowFactory",
+            "WindowCounts",
+            "HalfOpenPolicy",
+            "WindowProvider",
+            "HalfOpenPolicyProvider",
+            "FailureClassifierProvider",
+            "Helper");
+    private static final Set<String> HELPERS =
+            Set.of("Settings", "RateThresholds", "RateWindowBuilder", "FailureStreak");
 
     @Test
     void everyPublicTypeIsPromisedOrMarkedAsAHelper() throws IOException, ClassNotFoundException {

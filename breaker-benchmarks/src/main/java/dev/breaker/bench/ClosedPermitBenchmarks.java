@@ -28,6 +28,7 @@ public class ClosedPermitBenchmarks {
     public static class Ours {
         @Param({"CONSECUTIVE", "COUNT_100", "TIME_10S"})
         Subjects.Shape shape;
+
         CircuitBreaker breaker;
 
         /** Builds the breaker. */
@@ -42,6 +43,7 @@ public class ClosedPermitBenchmarks {
     public static class Resilience4j {
         @Param({"CONSECUTIVE", "COUNT_100", "TIME_10S"})
         Subjects.Shape shape;
+
         io.github.resilience4j.circuitbreaker.CircuitBreaker breaker;
 
         /** Builds the breaker. */
@@ -56,6 +58,7 @@ public class ClosedPermitBenchmarks {
     public static class Failsafe {
         @Param({"CONSECUTIVE", "COUNT_100", "TIME_10S"})
         Subjects.Shape shape;
+
         dev.failsafe.CircuitBreaker<Object> breaker;
 
         /** Builds the breaker. */

@@ -21,8 +21,7 @@ public final class Footprint {
     /** The time window's stripes per bucket on this machine (its own rule, read from it). */
     private static final int STRIPES = dev.breaker.window.time.internal.BucketWindow.STRIPES;
 
-    private Footprint() {
-    }
+    private Footprint() {}
 
     /**
      * Measures and prints a Markdown table.
@@ -40,7 +39,7 @@ public final class Footprint {
                     b.tryAcquire().onSuccess(0);
                     now[0] += 100_000_000L; // 100 records over 10 s: every 1 s bucket of the time window is made
                 });
-                return new Object[]{b, now};
+                return new Object[] {b, now};
             });
             long r4j = perObject(() -> {
                 io.github.resilience4j.circuitbreaker.CircuitBreaker b = Subjects.resilience4j(shape, false);
@@ -60,20 +59,22 @@ public final class Footprint {
         for (Subjects.Shape shape : Subjects.Shape.values()) {
             dev.breaker.spi.WindowFactory factory = Subjects.window(shape);
             long bytes = perObject(() -> {
-                long[] now = {0};
-                dev.breaker.spi.Window w = factory.create(() -> now[0]);
-                fill(() -> {
-                    w.record(false, false);
-                    now[0] += 100_000_000L;
-                });
-                return new Object[]{w, now};
-            }) - HOLDER_BYTES;
+                        long[] now = {0};
+                        dev.breaker.spi.Window w = factory.create(() -> now[0]);
+                        fill(() -> {
+                            w.record(false, false);
+                            now[0] += 100_000_000L;
+                        });
+                        return new Object[] {w, now};
+                    })
+                    - HOLDER_BYTES;
             System.out.printf(Locale.ROOT, "| %s: %s | %d B |%n", shape, factory.describe(), bytes);
         }
         System.out.println();
-        System.out.println("(dev.breaker's time buckets are made lazily; here all 10 exist. The breaker figures of dev.breaker "
-                + "include the test's holder and fake ticker, about 64 B; the window figures do not. "
-                + "Counter stripes per time bucket on this machine: " + STRIPES + ")");
+        System.out.println(
+                "(dev.breaker's time buckets are made lazily; here all 10 exist. The breaker figures of dev.breaker "
+                        + "include the test's holder and fake ticker, about 64 B; the window figures do not. "
+                        + "Counter stripes per time bucket on this machine: " + STRIPES + ")");
     }
 
     /** Records 100 outcomes: enough to fill a ring of 100. */

@@ -26,12 +26,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 public final class Report {
 
-    private Report() {
-    }
+    private Report() {}
 
     /** One measured row. */
-    private record Row(String scenario, String library, int threads, double ns, double error, double bytes) {
-    }
+    private record Row(String scenario, String library, int threads, double ns, double error, double bytes) {}
 
     /**
      * Runs and prints.
@@ -46,7 +44,7 @@ public final class Report {
         int seconds = args.length > 3 ? Integer.parseInt(args[3]) : 1;
         String include = args.length > 4 ? args[4] : "dev\\.breaker\\.bench\\..*Benchmarks\\..*";
         List<Row> rows = new ArrayList<>();
-        for (int threads : new int[]{1, 2}) {
+        for (int threads : new int[] {1, 2}) {
             Options options = new OptionsBuilder()
                     .include(include)
                     .forks(forks)
@@ -64,8 +62,15 @@ public final class Report {
             }
         }
         System.out.println();
-        System.out.printf(Locale.ROOT, "Configuration: forks=%d, warmup=%dx%ds, measurement=%dx%ds, JDK %s, %d cores%n%n",
-                forks, warmups, seconds, iterations, seconds, System.getProperty("java.version"),
+        System.out.printf(
+                Locale.ROOT,
+                "Configuration: forks=%d, warmup=%dx%ds, measurement=%dx%ds, JDK %s, %d cores%n%n",
+                forks,
+                warmups,
+                seconds,
+                iterations,
+                seconds,
+                System.getProperty("java.version"),
                 Runtime.getRuntime().availableProcessors());
         System.out.println(table(rows));
     }
@@ -75,11 +80,14 @@ public final class Report {
         String simple = benchmark.substring(benchmark.lastIndexOf('.', benchmark.lastIndexOf('.') - 1) + 1);
         String cls = simple.substring(0, simple.indexOf('.')).replace("Benchmarks", "");
         String method = simple.substring(simple.indexOf('.') + 1);
-        String library = method.startsWith("ours") ? "dev.breaker"
-                : method.startsWith("resilience4j") ? "Resilience4j"
-                : method.startsWith("failsafe") ? "Failsafe" : "floor";
+        String library = method.startsWith("ours")
+                ? "dev.breaker"
+                : method.startsWith("resilience4j")
+                        ? "Resilience4j"
+                        : method.startsWith("failsafe") ? "Failsafe" : "floor";
         String variant = method.replaceFirst("^(ours|resilience4j|failsafe)", "");
-        String scenario = cls + (variant.isEmpty() || library.equals("floor") ? "" : " " + variant.toLowerCase(Locale.ROOT));
+        String scenario =
+                cls + (variant.isEmpty() || library.equals("floor") ? "" : " " + variant.toLowerCase(Locale.ROOT));
         if (library.equals("floor")) {
             scenario = "floor: " + method;
         }
@@ -89,7 +97,12 @@ public final class Report {
         }
         Result<?> primary = r.getPrimaryResult();
         Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
-        return new Row(scenario, library, threads, primary.getScore(), primary.getScoreError(),
+        return new Row(
+                scenario,
+                library,
+                threads,
+                primary.getScore(),
+                primary.getScoreError(),
                 alloc == null ? Double.NaN : alloc.getScore());
     }
 
@@ -104,15 +117,25 @@ public final class Report {
         out.append("| scenario | threads | library | ns/op | ± | B/op | R4j ns / this ns |\n");
         out.append("|---|---|---|---:|---:|---:|---:|\n");
         rows.stream()
-                .sorted(java.util.Comparator.comparing(Row::scenario).thenComparing(Row::threads)
-                        .thenComparing(r -> r.library().equals("dev.breaker") ? 0 : r.library().equals("Resilience4j") ? 1 : 2))
+                .sorted(java.util.Comparator.comparing(Row::scenario)
+                        .thenComparing(Row::threads)
+                        .thenComparing(r -> r.library().equals("dev.breaker")
+                                ? 0
+                                : r.library().equals("Resilience4j") ? 1 : 2))
                 .forEach(row -> {
                     Double base = r4j.get(row.scenario() + "@" + row.threads());
-                    String ratio = base == null || row.library().equals("Resilience4j") ? ""
+                    String ratio = base == null || row.library().equals("Resilience4j")
+                            ? ""
                             : String.format(Locale.ROOT, "%.1fx", base / row.ns());
                     String name = row.library().equals("dev.breaker") ? "**dev.breaker**" : row.library();
-                    out.append(String.format(Locale.ROOT, "| %s | %d | %s | %.1f | %.1f | %s | %s |%n",
-                            row.scenario(), row.threads(), name, row.ns(), row.error(),
+                    out.append(String.format(
+                            Locale.ROOT,
+                            "| %s | %d | %s | %.1f | %.1f | %s | %s |%n",
+                            row.scenario(),
+                            row.threads(),
+                            name,
+                            row.ns(),
+                            row.error(),
                             Double.isNaN(row.bytes()) ? "?" : String.format(Locale.ROOT, "%.0f", Math.abs(row.bytes())),
                             ratio));
                 });

@@ -25,20 +25,26 @@ import java.time.Duration;
 public final class Subjects {
 
     /** The window shapes, as JMH parameter values. */
-    public enum Shape { CONSECUTIVE, COUNT_100, TIME_10S }
+    public enum Shape {
+        CONSECUTIVE,
+        COUNT_100,
+        TIME_10S
+    }
 
     private static final Duration COOLDOWN = Duration.ofHours(1);
 
-    private Subjects() {
-    }
+    private Subjects() {}
 
     static CircuitBreaker ours(Shape shape, boolean open) {
         return ours(shape, open, dev.breaker.Ticker.system());
     }
 
     static CircuitBreaker ours(Shape shape, boolean open, dev.breaker.Ticker ticker) {
-        CircuitBreaker breaker = CircuitBreaker.builder("bench").window(window(shape)).cooldown(COOLDOWN)
-                .ticker(ticker).build();
+        CircuitBreaker breaker = CircuitBreaker.builder("bench")
+                .window(window(shape))
+                .cooldown(COOLDOWN)
+                .ticker(ticker)
+                .build();
         if (open) {
             while (breaker.state() != dev.breaker.State.OPEN) {
                 breaker.tryAcquire().onFailure(0, null);
@@ -50,21 +56,40 @@ public final class Subjects {
     static WindowFactory window(Shape shape) {
         return switch (shape) {
             case CONSECUTIVE -> Windows.consecutiveFailures(5);
-            case COUNT_100 -> CountWindow.builder().size(100).failureRateThreshold(0.5).minimumCalls(100).build();
-            case TIME_10S -> TimeWindow.builder().length(Duration.ofSeconds(10)).buckets(10)
-                    .failureRateThreshold(0.5).minimumCalls(100).build();
+            case COUNT_100 ->
+                CountWindow.builder()
+                        .size(100)
+                        .failureRateThreshold(0.5)
+                        .minimumCalls(100)
+                        .build();
+            case TIME_10S ->
+                TimeWindow.builder()
+                        .length(Duration.ofSeconds(10))
+                        .buckets(10)
+                        .failureRateThreshold(0.5)
+                        .minimumCalls(100)
+                        .build();
         };
     }
 
     static io.github.resilience4j.circuitbreaker.CircuitBreaker resilience4j(Shape shape, boolean open) {
         CircuitBreakerConfig.Builder config = CircuitBreakerConfig.custom().waitDurationInOpenState(COOLDOWN);
         switch (shape) {
-            case CONSECUTIVE -> config.slidingWindowType(SlidingWindowType.COUNT_BASED).slidingWindowSize(5)
-                    .minimumNumberOfCalls(5).failureRateThreshold(100);
-            case COUNT_100 -> config.slidingWindowType(SlidingWindowType.COUNT_BASED).slidingWindowSize(100)
-                    .minimumNumberOfCalls(100).failureRateThreshold(50);
-            case TIME_10S -> config.slidingWindowType(SlidingWindowType.TIME_BASED).slidingWindowSize(10)
-                    .minimumNumberOfCalls(100).failureRateThreshold(50);
+            case CONSECUTIVE ->
+                config.slidingWindowType(SlidingWindowType.COUNT_BASED)
+                        .slidingWindowSize(5)
+                        .minimumNumberOfCalls(5)
+                        .failureRateThreshold(100);
+            case COUNT_100 ->
+                config.slidingWindowType(SlidingWindowType.COUNT_BASED)
+                        .slidingWindowSize(100)
+                        .minimumNumberOfCalls(100)
+                        .failureRateThreshold(50);
+            case TIME_10S ->
+                config.slidingWindowType(SlidingWindowType.TIME_BASED)
+                        .slidingWindowSize(10)
+                        .minimumNumberOfCalls(100)
+                        .failureRateThreshold(50);
         }
         io.github.resilience4j.circuitbreaker.CircuitBreaker breaker =
                 io.github.resilience4j.circuitbreaker.CircuitBreaker.of("bench", config.build());

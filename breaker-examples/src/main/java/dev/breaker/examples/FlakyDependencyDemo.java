@@ -19,8 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class FlakyDependencyDemo {
 
-    private FlakyDependencyDemo() {
-    }
+    private FlakyDependencyDemo() {}
 
     /**
      * Runs the demo.
@@ -37,7 +36,8 @@ public final class FlakyDependencyDemo {
                 .ticker(clock::get)
                 .listener(event -> {
                     if (event instanceof StateTransition t) {
-                        transitions.add(String.format("             >> %s -> %s (%s, generation %d)",
+                        transitions.add(String.format(
+                                "             >> %s -> %s (%s, generation %d)",
                                 t.from(), t.to(), t.reason(), t.generation()));
                     }
                 })

@@ -1,5 +1,8 @@
 package dev.breaker.tck;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.breaker.BreakerMetrics;
 import dev.breaker.CircuitBreaker;
 import dev.breaker.Permit;
@@ -7,11 +10,6 @@ import dev.breaker.State;
 import dev.breaker.StateTransition;
 import dev.breaker.TransitionReason;
 import dev.breaker.spi.WindowFactory;
-import java.util.concurrent.atomic.AtomicLong;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A soak of one breaker with a given window, for every window module's tests. Threads (twice
@@ -40,8 +39,7 @@ public final class BreakerSoak {
     private static final long COOLDOWN = 50_000;
     private static final long SOAK_NANOS = TimeUnit.SECONDS.toNanos(Long.getLong("breaker.soak.seconds", 3));
 
-    private BreakerSoak() {
-    }
+    private BreakerSoak() {}
 
     /**
      * Runs the soak and asserts its invariants.
@@ -52,10 +50,14 @@ public final class BreakerSoak {
     public static void run(WindowFactory window) throws Exception {
         AtomicLong clock = new AtomicLong(Long.MAX_VALUE - 1_000_000_000L); // wraps during the run
         ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
-        // the dispatcher calls listeners one at a time, but maybe on its executor's threads: the test thread reads it too
+        // the dispatcher calls listeners one at a time, but maybe on its executor's threads: the test thread reads it
+        // too
         List<StateTransition> events = java.util.Collections.synchronizedList(new ArrayList<>());
-        CircuitBreaker b = CircuitBreaker.builder("soak").window(window)
-                .cooldown(Duration.ofNanos(COOLDOWN)).probes(PROBES).maxHalfOpenDuration(Duration.ofNanos(400_000))
+        CircuitBreaker b = CircuitBreaker.builder("soak")
+                .window(window)
+                .cooldown(Duration.ofNanos(COOLDOWN))
+                .probes(PROBES)
+                .maxHalfOpenDuration(Duration.ofNanos(400_000))
                 .ticker(clock::get)
                 .eventBacklog(1 << 20)
                 .listener(e -> {
@@ -85,8 +87,11 @@ public final class BreakerSoak {
                         clock.addAndGet(random.nextInt(20_000));
                     } else if (dice < 80) {
                         BreakerMetrics m = b.metrics();
-                        if (m.rejectedCalls() < 0 || m.lateResults() < 0 || m.failedCalls() < 0
-                                || m.probesAdmitted() < 0 || m.probesAdmitted() > PROBES) {
+                        if (m.rejectedCalls() < 0
+                                || m.lateResults() < 0
+                                || m.failedCalls() < 0
+                                || m.probesAdmitted() < 0
+                                || m.probesAdmitted() > PROBES) {
                             violations.add("bad metrics " + m);
                         }
                     } else {
@@ -132,7 +137,9 @@ public final class BreakerSoak {
         while (events.size() + b.metrics().droppedEvents() < end.generation() && System.nanoTime() < waitUntil) {
             Thread.sleep(1);
         }
-        assertEquals(end.generation(), events.size() + b.metrics().droppedEvents(),
+        assertEquals(
+                end.generation(),
+                events.size() + b.metrics().droppedEvents(),
                 "one event per generation, delivered or counted as dropped");
         State previous = State.CLOSED;
         long openedAt = 0;
@@ -159,7 +166,10 @@ public final class BreakerSoak {
         }
         assertTrue(operations > 10_000, "the soak did work: " + operations + " operations");
         assertTrue(events.stream().anyMatch(t -> t.reason() == TransitionReason.PROBES_SUCCEEDED), "rounds closed");
-        assertTrue(events.stream().anyMatch(t -> t.reason() == TransitionReason.HALF_OPEN_TIMEOUT
-                || t.reason() == TransitionReason.PROBE_FAILED), "rounds failed");
+        assertTrue(
+                events.stream()
+                        .anyMatch(t -> t.reason() == TransitionReason.HALF_OPEN_TIMEOUT
+                                || t.reason() == TransitionReason.PROBE_FAILED),
+                "rounds failed");
     }
 }

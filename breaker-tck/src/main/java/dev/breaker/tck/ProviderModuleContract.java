@@ -24,8 +24,7 @@ import org.junit.jupiter.api.Test;
 public abstract class ProviderModuleContract {
 
     /** For subclasses. */
-    protected ProviderModuleContract() {
-    }
+    protected ProviderModuleContract() {}
 
     /**
      * Any class of the module under test.
@@ -66,13 +65,17 @@ public abstract class ProviderModuleContract {
     public void descriptorIsPinned() {
         ModuleDescriptor d = descriptor();
         assertEquals(moduleName(), d.name());
-        assertEquals(exports(), d.exports().stream().map(e -> e.source() + (e.isQualified() ? " to " + e.targets() : ""))
-                .collect(Collectors.toSet()));
+        assertEquals(
+                exports(),
+                d.exports().stream()
+                        .map(e -> e.source() + (e.isQualified() ? " to " + e.targets() : ""))
+                        .collect(Collectors.toSet()));
         assertTrue(d.opens().isEmpty(), "opens nothing");
         assertTrue(d.uses().isEmpty(), "only the API module uses the SPIs");
         assertTrue(d.requires().stream().anyMatch(r -> r.name().equals("dev.breaker")), "requires dev.breaker");
         for (String pkg : d.packages()) {
-            assertTrue(pkg.equals(moduleName()) || pkg.startsWith(moduleName() + "."),
+            assertTrue(
+                    pkg.equals(moduleName()) || pkg.startsWith(moduleName() + "."),
                     "package " + pkg + " is named after the module");
         }
     }
@@ -92,7 +95,8 @@ public abstract class ProviderModuleContract {
         for (Map.Entry<String, List<String>> e : declared.entrySet()) {
             try (InputStream in = module.getResourceAsStream("META-INF/services/" + e.getKey())) {
                 assertNotNull(in, "missing META-INF/services/" + e.getKey());
-                assertEquals(String.join("\n", e.getValue()), new String(in.readAllBytes(), StandardCharsets.UTF_8).trim());
+                assertEquals(
+                        String.join("\n", e.getValue()), new String(in.readAllBytes(), StandardCharsets.UTF_8).trim());
             }
         }
     }

@@ -13,6 +13,5 @@ public final class TckVersion {
      */
     public static final int CONTRACT = 1;
 
-    private TckVersion() {
-    }
+    private TckVersion() {}
 }

@@ -21,10 +21,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.Example;
 
 /**
  * The contract every {@link Window} keeps, as one abstract test class that each implementation
@@ -37,8 +37,7 @@ import net.jqwik.api.Example;
 public abstract class WindowContract {
 
     /** For subclasses. */
-    protected WindowContract() {
-    }
+    protected WindowContract() {}
 
     /**
      * One recorded outcome.
@@ -46,8 +45,7 @@ public abstract class WindowContract {
      * @param failure whether it failed
      * @param slow    whether it was slow
      */
-    public record Recorded(boolean failure, boolean slow) {
-    }
+    public record Recorded(boolean failure, boolean slow) {}
 
     /**
      * The ticker the windows are made with; time stands still unless a subclass says otherwise.
@@ -134,8 +132,9 @@ public abstract class WindowContract {
     @Provide
     public Arbitrary<List<Recorded>> outcomes() {
         Arbitrary<Recorded> one = Combinators.combine(
-                Arbitraries.integers().between(0, 9).map(i -> i < 4),
-                Arbitraries.integers().between(0, 9).map(i -> i < 3)).as(Recorded::new);
+                        Arbitraries.integers().between(0, 9).map(i -> i < 4),
+                        Arbitraries.integers().between(0, 9).map(i -> i < 3))
+                .as(Recorded::new);
         return one.list().ofMaxSize(300);
     }
 

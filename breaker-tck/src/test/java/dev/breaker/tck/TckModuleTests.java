@@ -18,11 +18,15 @@ class TckModuleTests {
         ModuleDescriptor d = module.getDescriptor();
         assertEquals("dev.breaker.tck", d.name());
         assertTrue(d.isOpen(), "open, so test engines need no --add-opens");
-        assertEquals(Set.of("dev.breaker.tck"), d.exports().stream().map(ModuleDescriptor.Exports::source)
-                .collect(Collectors.toSet()));
-        assertEquals(Set.of("dev.breaker", "org.junit.jupiter.api", "net.jqwik.api"), d.requires().stream()
-                .filter(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE))
-                .map(ModuleDescriptor.Requires::name).collect(Collectors.toSet()));
+        assertEquals(
+                Set.of("dev.breaker.tck"),
+                d.exports().stream().map(ModuleDescriptor.Exports::source).collect(Collectors.toSet()));
+        assertEquals(
+                Set.of("dev.breaker", "org.junit.jupiter.api", "net.jqwik.api"),
+                d.requires().stream()
+                        .filter(r -> r.modifiers().contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE))
+                        .map(ModuleDescriptor.Requires::name)
+                        .collect(Collectors.toSet()));
         assertTrue(d.uses().isEmpty() && d.provides().isEmpty());
     }
 }

@@ -29,8 +29,7 @@ public final class CountWindow {
     /** The size when none is given. */
     public static final int DEFAULT_SIZE = 100;
 
-    private CountWindow() {
-    }
+    private CountWindow() {}
 
     /**
      * Starts a builder with the defaults: size 100, failure rate 0.5, slow-call rate 1.0,
@@ -48,8 +47,7 @@ public final class CountWindow {
         private int size = DEFAULT_SIZE;
         private int consecutiveFailures;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         @Override
         protected Builder self() {
@@ -93,8 +91,8 @@ public final class CountWindow {
         public WindowFactory build() {
             RateThresholds thresholds = thresholds(Math.min(size, 100));
             if (thresholds.minimumCalls() > size) {
-                throw new IllegalArgumentException("minimumCalls must be <= size (" + size + "), was "
-                        + thresholds.minimumCalls());
+                throw new IllegalArgumentException(
+                        "minimumCalls must be <= size (" + size + "), was " + thresholds.minimumCalls());
             }
             return RingWindow.factory(size, thresholds, consecutiveFailures);
         }

@@ -15,7 +15,8 @@ class ClassPathLayoutTests {
     @Test
     void foundByNameOnTheClassPath() {
         assertFalse(CountWindow.class.getModule().isNamed());
-        assertEquals("count(size=8, failureRateThreshold=0.5, slowCallRateThreshold=1.0, minimumCalls=8)",
+        assertEquals(
+                "count(size=8, failureRateThreshold=0.5, slowCallRateThreshold=1.0, minimumCalls=8)",
                 Windows.named("count", Map.of("size", "8")).describe());
     }
 }

@@ -16,8 +16,13 @@ class CountWindowContractTests extends WindowContract {
 
     @Override
     protected WindowFactory factory() {
-        return CountWindow.builder().size(SIZE).failureRateThreshold(0.5).slowCallRateThreshold(0.8)
-                .minimumCalls(4).consecutiveFailures(3).build();
+        return CountWindow.builder()
+                .size(SIZE)
+                .failureRateThreshold(0.5)
+                .slowCallRateThreshold(0.8)
+                .minimumCalls(4)
+                .consecutiveFailures(3)
+                .build();
     }
 
     @Override
@@ -34,7 +39,9 @@ class CountWindowContractTests extends WindowContract {
     @Override
     protected WindowCounts countsAfter(List<Recorded> outcomes) {
         List<Recorded> last = outcomes.subList(Math.max(0, outcomes.size() - SIZE), outcomes.size());
-        return new WindowCounts(last.size(), last.stream().filter(Recorded::failure).count(),
+        return new WindowCounts(
+                last.size(),
+                last.stream().filter(Recorded::failure).count(),
                 last.stream().filter(Recorded::slow).count());
     }
 }

@@ -8,7 +8,11 @@ class CountWindowSoakTests {
 
     @Test
     void invariantsHoldUnderLoad() throws Exception {
-        BreakerSoak.run(CountWindow.builder().size(8).minimumCalls(4).failureRateThreshold(0.25)
-                .consecutiveFailures(3).build());
+        BreakerSoak.run(CountWindow.builder()
+                .size(8)
+                .minimumCalls(4)
+                .failureRateThreshold(0.25)
+                .consecutiveFailures(3)
+                .build());
     }
 }

@@ -30,36 +30,65 @@ class CountWindowTests {
     private static final long SECOND = 1_000_000_000L;
 
     private static void rejects(String message, Executable action) {
-        assertEquals(message, assertThrows(IllegalArgumentException.class, action).getMessage());
+        assertEquals(
+                message, assertThrows(IllegalArgumentException.class, action).getMessage());
     }
 
     @Test
     void badSettingsNameKeyAndValue() {
-        rejects("size must be in [1, 1000000], was 0", () -> CountWindow.builder().size(0));
-        rejects("failureRateThreshold must be in (0, 1], was 1.5", () -> CountWindow.builder().failureRateThreshold(1.5));
-        rejects("slowCallRateThreshold must be in (0, 1], was 0.0", () -> CountWindow.builder().slowCallRateThreshold(0));
+        rejects(
+                "size must be in [1, 1000000], was 0",
+                () -> CountWindow.builder().size(0));
+        rejects(
+                "failureRateThreshold must be in (0, 1], was 1.5",
+                () -> CountWindow.builder().failureRateThreshold(1.5));
+        rejects(
+                "slowCallRateThreshold must be in (0, 1], was 0.0",
+                () -> CountWindow.builder().slowCallRateThreshold(0));
         rejects("minimumCalls must be >= 1, was 0", () -> CountWindow.builder().minimumCalls(0));
-        rejects("consecutiveFailures must be >= 1, was 0", () -> CountWindow.builder().consecutiveFailures(0));
-        rejects("minimumCalls must be <= size (10), was 11", () -> CountWindow.builder().size(10).minimumCalls(11).build());
+        rejects(
+                "consecutiveFailures must be >= 1, was 0",
+                () -> CountWindow.builder().consecutiveFailures(0));
+        rejects(
+                "minimumCalls must be <= size (10), was 11",
+                () -> CountWindow.builder().size(10).minimumCalls(11).build());
     }
 
     @Test
     void namedLookupValidatesEveryKey() {
-        assertEquals("count(size=100, failureRateThreshold=0.5, slowCallRateThreshold=1.0, minimumCalls=100)",
+        assertEquals(
+                "count(size=100, failureRateThreshold=0.5, slowCallRateThreshold=1.0, minimumCalls=100)",
                 Windows.named("count", Map.of()).describe());
-        assertEquals("count(size=20, failureRateThreshold=0.25, slowCallRateThreshold=0.5, minimumCalls=5,"
+        assertEquals(
+                "count(size=20, failureRateThreshold=0.25, slowCallRateThreshold=0.5, minimumCalls=5,"
                         + " consecutiveFailures=3)",
-                Windows.named("count", Map.of("size", "20", "failureRateThreshold", "0.25",
-                        "slowCallRateThreshold", "0.5", "minimumCalls", "5", "consecutiveFailures", "3")).describe());
+                Windows.named(
+                                "count",
+                                Map.of(
+                                        "size",
+                                        "20",
+                                        "failureRateThreshold",
+                                        "0.25",
+                                        "slowCallRateThreshold",
+                                        "0.5",
+                                        "minimumCalls",
+                                        "5",
+                                        "consecutiveFailures",
+                                        "3"))
+                        .describe());
         rejects("window 'count': size must be >= 1, was 0", () -> Windows.named("count", Map.of("size", "0")));
-        rejects("window 'count': size must be in [1, 1000000], was 2000000",
+        rejects(
+                "window 'count': size must be in [1, 1000000], was 2000000",
                 () -> Windows.named("count", Map.of("size", "2000000")));
-        rejects("window 'count': failureRateThreshold must be in (0, 1], was 1.5",
+        rejects(
+                "window 'count': failureRateThreshold must be in (0, 1], was 1.5",
                 () -> Windows.named("count", Map.of("failureRateThreshold", "1.5")));
-        rejects("window 'count': minimumCalls must be <= size (4), was 5",
+        rejects(
+                "window 'count': minimumCalls must be <= size (4), was 5",
                 () -> Windows.named("count", Map.of("size", "4", "minimumCalls", "5")));
-        rejects("window 'count': unknown setting 'length' (value 'PT10S'); known settings: [consecutiveFailures,"
-                + " failureRateThreshold, minimumCalls, size, slowCallRateThreshold]",
+        rejects(
+                "window 'count': unknown setting 'length' (value 'PT10S'); known settings: [consecutiveFailures,"
+                        + " failureRateThreshold, minimumCalls, size, slowCallRateThreshold]",
                 () -> Windows.named("count", Map.of("length", "PT10S")));
     }
 
@@ -68,8 +97,15 @@ class CountWindowTests {
     void failureRateWorkedExample() {
         AtomicLong now = new AtomicLong();
         CircuitBreaker b = CircuitBreaker.builder("rates")
-                .window(CountWindow.builder().size(4).failureRateThreshold(0.5).minimumCalls(4).build())
-                .cooldown(Duration.ofSeconds(10)).probes(2).ticker(now::get).build();
+                .window(CountWindow.builder()
+                        .size(4)
+                        .failureRateThreshold(0.5)
+                        .minimumCalls(4)
+                        .build())
+                .cooldown(Duration.ofSeconds(10))
+                .probes(2)
+                .ticker(now::get)
+                .build();
         boolean[] outcomes = {true, false, true, false};
         for (int i = 0; i < outcomes.length; i++) {
             assertEquals(State.CLOSED, b.state(), "before call " + (i + 1));
@@ -96,7 +132,8 @@ class CountWindowTests {
     void metricsReflectTheWindow() {
         CircuitBreaker b = CircuitBreaker.builder("m")
                 .window(CountWindow.builder().size(10).minimumCalls(10).build())
-                .slowCallThreshold(Duration.ofMillis(100)).build();
+                .slowCallThreshold(Duration.ofMillis(100))
+                .build();
         b.tryAcquire().onSuccess(0);
         b.tryAcquire().onFailure(200_000_000L, null);
         b.tryAcquire().onSuccess(150_000_000L);
@@ -112,14 +149,24 @@ class CountWindowTests {
 
     @Test
     void tripsOnWhicheverComesFirstRunOrRate() {
-        Window w = CountWindow.builder().size(100).failureRateThreshold(0.5).minimumCalls(10)
-                .consecutiveFailures(5).build().create(() -> 0);
+        Window w = CountWindow.builder()
+                .size(100)
+                .failureRateThreshold(0.5)
+                .minimumCalls(10)
+                .consecutiveFailures(5)
+                .build()
+                .create(() -> 0);
         for (int i = 0; i < 4; i++) {
             assertFalse(w.record(true, false), "4 in a row, below the minimum: no trip");
         }
         assertTrue(w.record(true, false), "the fifth in a row trips");
-        Window rate = CountWindow.builder().size(100).failureRateThreshold(0.5).minimumCalls(10)
-                .consecutiveFailures(5).build().create(() -> 0);
+        Window rate = CountWindow.builder()
+                .size(100)
+                .failureRateThreshold(0.5)
+                .minimumCalls(10)
+                .consecutiveFailures(5)
+                .build()
+                .create(() -> 0);
         boolean tripped = false;
         for (int i = 0; i < 10; i++) {
             tripped = rate.record(i % 2 == 0, false); // alternating: never 2 in a row
@@ -129,7 +176,12 @@ class CountWindowTests {
 
     @Test
     void slowCallRateTripsAlone() {
-        Window w = CountWindow.builder().size(4).slowCallRateThreshold(0.75).minimumCalls(4).build().create(() -> 0);
+        Window w = CountWindow.builder()
+                .size(4)
+                .slowCallRateThreshold(0.75)
+                .minimumCalls(4)
+                .build()
+                .create(() -> 0);
         assertFalse(w.record(false, true));
         assertFalse(w.record(false, true));
         assertFalse(w.record(false, false));
@@ -138,7 +190,12 @@ class CountWindowTests {
 
     @Test
     void oldOutcomesLeaveTheRing() {
-        Window w = CountWindow.builder().size(3).minimumCalls(3).failureRateThreshold(1.0).build().create(() -> 0);
+        Window w = CountWindow.builder()
+                .size(3)
+                .minimumCalls(3)
+                .failureRateThreshold(1.0)
+                .build()
+                .create(() -> 0);
         w.record(true, true);
         w.record(true, true);
         w.record(false, false);
@@ -187,7 +244,8 @@ class CountWindowTests {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             for (int round = 0; round < 50; round++) {
-                Window w = CountWindow.builder().size(16).minimumCalls(16).build().create(() -> 0);
+                Window w =
+                        CountWindow.builder().size(16).minimumCalls(16).build().create(() -> 0);
                 CyclicBarrier start = new CyclicBarrier(threads);
                 List<Future<?>> done = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {

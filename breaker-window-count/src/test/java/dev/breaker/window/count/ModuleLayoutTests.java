@@ -25,6 +25,7 @@ class ModuleLayoutTests extends ProviderModuleContract {
 
     @Override
     protected Map<String, List<String>> provides() {
-        return Map.of("dev.breaker.spi.WindowProvider", List.of("dev.breaker.window.count.internal.CountWindowProvider"));
+        return Map.of(
+                "dev.breaker.spi.WindowProvider", List.of("dev.breaker.window.count.internal.CountWindowProvider"));
     }
 }

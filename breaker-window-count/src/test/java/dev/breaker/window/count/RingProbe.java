@@ -7,8 +7,7 @@ import java.lang.reflect.Field;
 /** Test-only: recounts a ring's slots, to compare with its running totals. */
 final class RingProbe {
 
-    private RingProbe() {
-    }
+    private RingProbe() {}
 
     static WindowCounts recount(Window ring) throws ReflectiveOperationException {
         Field f = ring.getClass().getDeclaredField("slots");

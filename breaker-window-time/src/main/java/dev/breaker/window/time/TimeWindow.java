@@ -41,8 +41,7 @@ public final class TimeWindow {
     /** The most buckets a window may have. */
     public static final int MAX_BUCKETS = 10_000;
 
-    private TimeWindow() {
-    }
+    private TimeWindow() {}
 
     /**
      * Starts a builder with the defaults: 10 s in 10 buckets, failure rate 0.5, slow-call rate
@@ -60,8 +59,7 @@ public final class TimeWindow {
         private Duration length = DEFAULT_LENGTH;
         private int buckets = DEFAULT_BUCKETS;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         @Override
         protected Builder self() {
@@ -110,8 +108,8 @@ public final class TimeWindow {
         public WindowFactory build() {
             long nanos = length.toNanos(); // the setter refused what does not fit
             if (buckets > nanos) {
-                throw new IllegalArgumentException("buckets must be <= length in nanoseconds (" + nanos + "), was "
-                        + buckets);
+                throw new IllegalArgumentException(
+                        "buckets must be <= length in nanoseconds (" + nanos + "), was " + buckets);
             }
             return BucketWindow.factory(nanos / buckets, buckets, thresholds(DEFAULT_MINIMUM_CALLS));
         }

@@ -15,7 +15,9 @@ class ClassPathLayoutTests {
     @Test
     void foundByNameOnTheClassPath() {
         assertFalse(TimeWindow.class.getModule().isNamed());
-        assertEquals("time(length=PT5S, buckets=5, failureRateThreshold=0.5, slowCallRateThreshold=1.0,"
-                + " minimumCalls=100)", Windows.named("time", Map.of("length", "PT5S", "buckets", "5")).describe());
+        assertEquals(
+                "time(length=PT5S, buckets=5, failureRateThreshold=0.5, slowCallRateThreshold=1.0,"
+                        + " minimumCalls=100)",
+                Windows.named("time", Map.of("length", "PT5S", "buckets", "5")).describe());
     }
 }

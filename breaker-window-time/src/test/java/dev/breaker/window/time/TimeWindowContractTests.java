@@ -14,8 +14,13 @@ class TimeWindowContractTests extends WindowContract {
 
     @Override
     protected WindowFactory factory() {
-        return TimeWindow.builder().length(Duration.ofSeconds(1)).buckets(4).failureRateThreshold(0.5)
-                .slowCallRateThreshold(0.8).minimumCalls(4).build();
+        return TimeWindow.builder()
+                .length(Duration.ofSeconds(1))
+                .buckets(4)
+                .failureRateThreshold(0.5)
+                .slowCallRateThreshold(0.8)
+                .minimumCalls(4)
+                .build();
     }
 
     @Override
@@ -26,7 +31,9 @@ class TimeWindowContractTests extends WindowContract {
 
     @Override
     protected WindowCounts countsAfter(List<Recorded> outcomes) {
-        return new WindowCounts(outcomes.size(), outcomes.stream().filter(Recorded::failure).count(),
+        return new WindowCounts(
+                outcomes.size(),
+                outcomes.stream().filter(Recorded::failure).count(),
                 outcomes.stream().filter(Recorded::slow).count());
     }
 }

@@ -25,28 +25,34 @@ import net.jqwik.api.constraints.LongRange;
  */
 class TimeWindowProperties {
 
-    record Step(long advance, boolean failure, boolean slow) {
-    }
+    record Step(long advance, boolean failure, boolean slow) {}
 
     @Property(tries = 300)
-    void windowMatchesTimestampedListModel(@ForAll @IntRange(min = 1, max = 6) int buckets,
-                                           @ForAll @LongRange(min = 1, max = 7) long width,
-                                           @ForAll @IntRange(min = 1, max = 6) int minimumCalls,
-                                           @ForAll("steps") List<Step> steps,
-                                           @ForAll("starts") long start) {
+    void windowMatchesTimestampedListModel(
+            @ForAll @IntRange(min = 1, max = 6) int buckets,
+            @ForAll @LongRange(min = 1, max = 7) long width,
+            @ForAll @IntRange(min = 1, max = 6) int minimumCalls,
+            @ForAll("steps") List<Step> steps,
+            @ForAll("starts") long start) {
         AtomicLong clock = new AtomicLong(start);
-        Window window = TimeWindow.builder().length(Duration.ofNanos(width * buckets)).buckets(buckets)
-                .failureRateThreshold(0.5).slowCallRateThreshold(0.75).minimumCalls(minimumCalls).build()
+        Window window = TimeWindow.builder()
+                .length(Duration.ofNanos(width * buckets))
+                .buckets(buckets)
+                .failureRateThreshold(0.5)
+                .slowCallRateThreshold(0.75)
+                .minimumCalls(minimumCalls)
+                .build()
                 .create(clock::get);
         List<long[]> model = new ArrayList<>(); // {elapsed, failure, slow}
         long elapsed = 0;
         for (Step s : steps) {
             elapsed += s.advance();
             clock.set(start + elapsed);
-            model.add(new long[]{elapsed, s.failure() ? 1 : 0, s.slow() ? 1 : 0});
+            model.add(new long[] {elapsed, s.failure() ? 1 : 0, s.slow() ? 1 : 0});
             WindowCounts expected = modelCounts(model, elapsed, width, buckets);
             boolean trips = expected.calls() >= minimumCalls
-                    && (2 * expected.failures() >= expected.calls() || 4 * expected.slowCalls() >= 3 * expected.calls());
+                    && (2 * expected.failures() >= expected.calls()
+                            || 4 * expected.slowCalls() >= 3 * expected.calls());
             assertEquals(trips, window.record(s.failure(), s.slow()), "trip at elapsed " + elapsed);
             assertEquals(expected, window.counts(), "counts at elapsed " + elapsed);
         }
@@ -77,17 +83,22 @@ class TimeWindowProperties {
     @Provide
     Arbitrary<List<Step>> steps() {
         return Combinators.combine(
-                Arbitraries.frequencyOf(
-                        net.jqwik.api.Tuple.of(5, Arbitraries.just(0L)),
-                        net.jqwik.api.Tuple.of(4, Arbitraries.longs().between(1, 4)),
-                        net.jqwik.api.Tuple.of(1, Arbitraries.longs().between(5, 60))),
-                Arbitraries.integers().between(0, 9).map(i -> i < 5),
-                Arbitraries.integers().between(0, 9).map(i -> i < 3)).as(Step::new).list().ofMaxSize(80);
+                        Arbitraries.frequencyOf(
+                                net.jqwik.api.Tuple.of(5, Arbitraries.just(0L)),
+                                net.jqwik.api.Tuple.of(4, Arbitraries.longs().between(1, 4)),
+                                net.jqwik.api.Tuple.of(1, Arbitraries.longs().between(5, 60))),
+                        Arbitraries.integers().between(0, 9).map(i -> i < 5),
+                        Arbitraries.integers().between(0, 9).map(i -> i < 3))
+                .as(Step::new)
+                .list()
+                .ofMaxSize(80);
     }
 
     @Provide
     Arbitrary<Long> starts() {
-        return Arbitraries.oneOf(Arbitraries.just(0L), Arbitraries.longs(),
+        return Arbitraries.oneOf(
+                Arbitraries.just(0L),
+                Arbitraries.longs(),
                 Arbitraries.longs().between(Long.MAX_VALUE - 100, Long.MAX_VALUE));
     }
 }

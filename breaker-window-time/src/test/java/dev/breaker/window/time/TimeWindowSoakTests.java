@@ -9,7 +9,11 @@ class TimeWindowSoakTests {
 
     @Test
     void invariantsHoldUnderLoad() throws Exception {
-        BreakerSoak.run(TimeWindow.builder().length(Duration.ofNanos(200_000)).buckets(4)
-                .minimumCalls(4).failureRateThreshold(0.25).build());
+        BreakerSoak.run(TimeWindow.builder()
+                .length(Duration.ofNanos(200_000))
+                .buckets(4)
+                .minimumCalls(4)
+                .failureRateThreshold(0.25)
+                .build());
     }
 }

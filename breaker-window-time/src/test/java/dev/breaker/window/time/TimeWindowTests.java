@@ -29,31 +29,51 @@ import org.junit.jupiter.api.function.Executable;
 class TimeWindowTests {
 
     private static void rejects(String message, Executable action) {
-        assertEquals(message, assertThrows(IllegalArgumentException.class, action).getMessage());
+        assertEquals(
+                message, assertThrows(IllegalArgumentException.class, action).getMessage());
     }
 
     @Test
     void badSettingsNameKeyAndValue() {
         rejects("length must be > 0, was PT0S", () -> TimeWindow.builder().length(Duration.ZERO));
-        rejects("buckets must be in [1, 10000], was 0", () -> TimeWindow.builder().buckets(0));
-        rejects("buckets must be <= length in nanoseconds (5), was 10",
-                () -> TimeWindow.builder().length(Duration.ofNanos(5)).buckets(10).build());
-        rejects("failureRateThreshold must be in (0, 1], was 1.5", () -> TimeWindow.builder().failureRateThreshold(1.5));
+        rejects(
+                "buckets must be in [1, 10000], was 0",
+                () -> TimeWindow.builder().buckets(0));
+        rejects(
+                "buckets must be <= length in nanoseconds (5), was 10",
+                () -> TimeWindow.builder()
+                        .length(Duration.ofNanos(5))
+                        .buckets(10)
+                        .build());
+        rejects(
+                "failureRateThreshold must be in (0, 1], was 1.5",
+                () -> TimeWindow.builder().failureRateThreshold(1.5));
         rejects("minimumCalls must be >= 1, was 0", () -> TimeWindow.builder().minimumCalls(0));
-        assertEquals("length", assertThrows(NullPointerException.class, () -> TimeWindow.builder().length(null)).getMessage());
+        assertEquals(
+                "length",
+                assertThrows(
+                                NullPointerException.class,
+                                () -> TimeWindow.builder().length(null))
+                        .getMessage());
     }
 
     @Test
     void namedLookupValidatesEveryKey() {
-        assertEquals("time(length=PT10S, buckets=10, failureRateThreshold=0.5, slowCallRateThreshold=1.0,"
-                + " minimumCalls=100)", Windows.named("time", Map.of()).describe());
-        rejects("window 'time': length must be a duration such as PT10S, 500ms, 30s, 5m or 1h, was 'ten seconds'",
+        assertEquals(
+                "time(length=PT10S, buckets=10, failureRateThreshold=0.5, slowCallRateThreshold=1.0,"
+                        + " minimumCalls=100)",
+                Windows.named("time", Map.of()).describe());
+        rejects(
+                "window 'time': length must be a duration such as PT10S, 500ms, 30s, 5m or 1h, was 'ten seconds'",
                 () -> Windows.named("time", Map.of("length", "ten seconds")));
-        rejects("window 'time': buckets must be <= length in nanoseconds (5), was 10",
+        rejects(
+                "window 'time': buckets must be <= length in nanoseconds (5), was 10",
                 () -> Windows.named("time", Map.of("length", "PT0.000000005S", "buckets", "10")));
-        rejects("window 'time': slowCallRateThreshold must be in (0, 1], was 2",
+        rejects(
+                "window 'time': slowCallRateThreshold must be in (0, 1], was 2",
                 () -> Windows.named("time", Map.of("slowCallRateThreshold", "2")));
-        rejects("window 'time': unknown setting 'size' (value '100'); known settings: [buckets,"
+        rejects(
+                "window 'time': unknown setting 'size' (value '100'); known settings: [buckets,"
                         + " failureRateThreshold, length, minimumCalls, slowCallRateThreshold]",
                 () -> Windows.named("time", Map.of("size", "100")));
     }
@@ -62,9 +82,15 @@ class TimeWindowTests {
     void oldBucketsLeaveWholeAndTheBreakerTripsOnTheRecentRate() {
         AtomicLong now = new AtomicLong();
         CircuitBreaker b = CircuitBreaker.builder("search")
-                .window(TimeWindow.builder().length(Duration.ofSeconds(10)).buckets(10)
-                        .failureRateThreshold(0.5).minimumCalls(4).build())
-                .slowCallThreshold(Duration.ofMillis(100)).ticker(now::get).build();
+                .window(TimeWindow.builder()
+                        .length(Duration.ofSeconds(10))
+                        .buckets(10)
+                        .failureRateThreshold(0.5)
+                        .minimumCalls(4)
+                        .build())
+                .slowCallThreshold(Duration.ofMillis(100))
+                .ticker(now::get)
+                .build();
         for (int i = 0; i < 6; i++) {
             b.tryAcquire().onSuccess(0); // 6 successes at t = 0
         }
@@ -111,8 +137,12 @@ class TimeWindowTests {
         try {
             for (int round = 0; round < 30; round++) {
                 clock.get()[0] = 0;
-                Window w = TimeWindow.builder().length(Duration.ofNanos(width * buckets)).buckets(buckets)
-                        .minimumCalls(1).build().create(perThread); // created at the main thread's clock
+                Window w = TimeWindow.builder()
+                        .length(Duration.ofNanos(width * buckets))
+                        .buckets(buckets)
+                        .minimumCalls(1)
+                        .build()
+                        .create(perThread); // created at the main thread's clock
                 ConcurrentLinkedQueue<long[]> recorded = new ConcurrentLinkedQueue<>();
                 CyclicBarrier start = new CyclicBarrier(threads);
                 List<Future<?>> done = new ArrayList<>();
@@ -127,7 +157,7 @@ class TimeWindowTests {
                             now[0] += random.nextInt(8); // each thread's time only moves forward
                             boolean failure = random.nextBoolean();
                             w.record(failure, false);
-                            recorded.add(new long[]{now[0], failure ? 1 : 0});
+                            recorded.add(new long[] {now[0], failure ? 1 : 0});
                         }
                         return now[0];
                     }));

@@ -12,8 +12,7 @@ import java.util.Set;
 public final class CountWindowProvider implements WindowProvider {
 
     /** Makes the provider; called by {@link java.util.ServiceLoader}. */
-    public CountWindowProvider() {
-    }
+    public CountWindowProvider() {}
 
     @Override
     public String name() {
@@ -22,17 +21,23 @@ public final class CountWindowProvider implements WindowProvider {
 
     @Override
     public Set<String> settingKeys() {
-        return Set.of("size", RateThresholds.FAILURE_RATE, RateThresholds.SLOW_CALL_RATE,
-                RateThresholds.MINIMUM_CALLS, "consecutiveFailures");
+        return Set.of(
+                "size",
+                RateThresholds.FAILURE_RATE,
+                RateThresholds.SLOW_CALL_RATE,
+                RateThresholds.MINIMUM_CALLS,
+                "consecutiveFailures");
     }
 
     @Override
     public WindowFactory create(Map<String, String> settings) {
         Settings s = Settings.of("window 'count'", settings, settingKeys());
         return s.build(() -> {
-            CountWindow.Builder b = CountWindow.builder().size(s.intValue("size", CountWindow.DEFAULT_SIZE, 1))
+            CountWindow.Builder b = CountWindow.builder()
+                    .size(s.intValue("size", CountWindow.DEFAULT_SIZE, 1))
                     .failureRateThreshold(s.rate(RateThresholds.FAILURE_RATE, RateThresholds.DEFAULT_FAILURE_RATE))
-                    .slowCallRateThreshold(s.rate(RateThresholds.SLOW_CALL_RATE, RateThresholds.DEFAULT_SLOW_CALL_RATE));
+                    .slowCallRateThreshold(
+                            s.rate(RateThresholds.SLOW_CALL_RATE, RateThresholds.DEFAULT_SLOW_CALL_RATE));
             if (s.has(RateThresholds.MINIMUM_CALLS)) {
                 b.minimumCalls(s.intValue(RateThresholds.MINIMUM_CALLS, 1, 1));
             }

@@ -41,6 +41,7 @@ public final class RingWindow implements Window {
 
     /** Field width of the packed totals. */
     private static final int BITS = 21;
+
     private static final long MASK = (1L << BITS) - 1;
     private static final long BIAS = 1L << (BITS - 1);
     /** The largest ring: 2^20 less a margin for in-flight writers. */
@@ -51,6 +52,7 @@ public final class RingWindow implements Window {
     private static final byte SLOW = 4;
     /** Packed contribution of each outcome code to the totals. */
     private static final long[] CONTRIBUTION = new long[8];
+
     private static final long EMPTY_TOTALS = BIAS | (BIAS << BITS) | (BIAS << (2 * BITS));
 
     private static final VarHandle CURSOR;
@@ -59,7 +61,8 @@ public final class RingWindow implements Window {
 
     static {
         for (int code = 0; code < 8; code++) {
-            CONTRIBUTION[code] = (code & RECORDED) + ((long) ((code & FAILED) >> 1) << BITS)
+            CONTRIBUTION[code] = (code & RECORDED)
+                    + ((long) ((code & FAILED) >> 1) << BITS)
                     + ((long) ((code & SLOW) >> 2) << (2 * BITS));
         }
         try {
@@ -74,6 +77,7 @@ public final class RingWindow implements Window {
     private final int size;
     /** The packed totals of a ring holding {@code size} plain successes. */
     private final long fullOfSuccesses;
+
     private final byte[] slots;
     private final RateThresholds thresholds;
     /** Null when there is no consecutive-failure limit. */
@@ -84,12 +88,16 @@ public final class RingWindow implements Window {
      */
     @SuppressWarnings("unused")
     private long p01, p02, p03, p04, p05, p06, p07;
+
     @SuppressWarnings("unused") // accessed through CURSOR
     private volatile long cursor;
+
     @SuppressWarnings("unused")
     private long p11, p12, p13, p14, p15, p16, p17;
+
     @SuppressWarnings("unused") // accessed through TOTALS
     private volatile long totals = EMPTY_TOTALS;
+
     @SuppressWarnings("unused")
     private long p21, p22, p23, p24, p25, p26, p27;
 

@@ -51,7 +51,8 @@ public final class BucketWindow implements Window {
     private static int stripes() {
         Integer forced = Integer.getInteger(STRIPES_PROPERTY);
         if (forced == null) {
-            return Math.min(8, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() - 1)) << 1);
+            return Math.min(
+                    8, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() - 1)) << 1);
         }
         if (forced < 1 || forced > 64 || Integer.bitCount(forced) != 1) {
             throw new IllegalArgumentException(STRIPES_PROPERTY + " must be a power of two in [1, 64], was " + forced);
@@ -79,8 +80,7 @@ public final class BucketWindow implements Window {
      * @param failures  their failures
      * @param slowCalls their slow calls
      */
-    private record Epoch(long epoch, long start, Bucket bucket, long calls, long failures, long slowCalls) {
-    }
+    private record Epoch(long epoch, long start, Bucket bucket, long calls, long failures, long slowCalls) {}
 
     private BucketWindow(Ticker ticker, long width, int buckets, RateThresholds thresholds) {
         this.ticker = ticker;
@@ -122,8 +122,8 @@ public final class BucketWindow implements Window {
         if ((e.failures | e.slowCalls) == 0 && !current.unhealthy()) {
             return false; // no failure and no slow call in the window: both rates are 0
         }
-        return thresholds.trips(e.calls + current.calls(), e.failures + current.failures(),
-                e.slowCalls + current.slowCalls());
+        return thresholds.trips(
+                e.calls + current.calls(), e.failures + current.failures(), e.slowCalls + current.slowCalls());
     }
 
     @Override
@@ -151,7 +151,7 @@ public final class BucketWindow implements Window {
     /** The bucket of {@code epoch}, rotating its slot if needed; null when the epoch has left the window. */
     private Bucket bucketFor(long epoch) {
         int slot = (int) (epoch % buckets);
-        for (;;) {
+        for (; ; ) {
             Bucket b = ring.get(slot);
             if (b != null) {
                 if (b.epoch == epoch) {
@@ -200,7 +200,8 @@ public final class BucketWindow implements Window {
 
         @Override
         public String describe() {
-            return "time(length=" + Duration.ofNanos(width * buckets) + ", buckets=" + buckets + ", " + thresholds + ")";
+            return "time(length=" + Duration.ofNanos(width * buckets) + ", buckets=" + buckets + ", " + thresholds
+                    + ")";
         }
     }
 }

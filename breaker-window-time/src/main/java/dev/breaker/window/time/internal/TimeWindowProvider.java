@@ -12,8 +12,7 @@ import java.util.Set;
 public final class TimeWindowProvider implements WindowProvider {
 
     /** Makes the provider; called by {@link java.util.ServiceLoader}. */
-    public TimeWindowProvider() {
-    }
+    public TimeWindowProvider() {}
 
     @Override
     public String name() {
@@ -22,7 +21,11 @@ public final class TimeWindowProvider implements WindowProvider {
 
     @Override
     public Set<String> settingKeys() {
-        return Set.of("length", "buckets", RateThresholds.FAILURE_RATE, RateThresholds.SLOW_CALL_RATE,
+        return Set.of(
+                "length",
+                "buckets",
+                RateThresholds.FAILURE_RATE,
+                RateThresholds.SLOW_CALL_RATE,
                 RateThresholds.MINIMUM_CALLS);
     }
 
@@ -30,11 +33,11 @@ public final class TimeWindowProvider implements WindowProvider {
     public WindowFactory create(Map<String, String> settings) {
         Settings s = Settings.of("window 'time'", settings, settingKeys());
         return s.build(() -> TimeWindow.builder()
-                    .length(s.duration("length", TimeWindow.DEFAULT_LENGTH))
-                    .buckets(s.intValue("buckets", TimeWindow.DEFAULT_BUCKETS, 1))
-                    .failureRateThreshold(s.rate(RateThresholds.FAILURE_RATE, RateThresholds.DEFAULT_FAILURE_RATE))
-                    .slowCallRateThreshold(s.rate(RateThresholds.SLOW_CALL_RATE, RateThresholds.DEFAULT_SLOW_CALL_RATE))
-                    .minimumCalls(s.intValue(RateThresholds.MINIMUM_CALLS, TimeWindow.DEFAULT_MINIMUM_CALLS, 1))
+                .length(s.duration("length", TimeWindow.DEFAULT_LENGTH))
+                .buckets(s.intValue("buckets", TimeWindow.DEFAULT_BUCKETS, 1))
+                .failureRateThreshold(s.rate(RateThresholds.FAILURE_RATE, RateThresholds.DEFAULT_FAILURE_RATE))
+                .slowCallRateThreshold(s.rate(RateThresholds.SLOW_CALL_RATE, RateThresholds.DEFAULT_SLOW_CALL_RATE))
+                .minimumCalls(s.intValue(RateThresholds.MINIMUM_CALLS, TimeWindow.DEFAULT_MINIMUM_CALLS, 1))
                 .build());
     }
 }
