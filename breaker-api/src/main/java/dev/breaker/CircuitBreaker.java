@@ -17,7 +17,8 @@ import java.util.function.Supplier;
  * and report it; the permit API ({@link #tryAcquire()}) leaves the call and the reporting to the
  * caller. On a CLOSED breaker neither takes a lock nor allocates.
  *
- * <p>The behaviour contract is the project's SPEC: CLOSED, OPEN (strict, lazy cooldown),
+ * <p>The behaviour contract is the project's SPEC ({@code docs/SPEC.md} in the repository; "SPEC
+ * rule N" in these docs points there): CLOSED, OPEN (strict, lazy cooldown),
  * HALF_OPEN (counted probes) and ISOLATED; one compare-and-set per transition; generations that
  * keep late results from deciding anything.
  */
