@@ -11,8 +11,8 @@ final class ClosedPermit extends GrantedPermit {
     }
 
     @Override
-    void record(Outcome outcome, long durationNanos) {
-        breaker.recordClosed(generation, outcome, durationNanos);
+    void record(Outcome outcome, long durationNanos, long endNanos, boolean endKnown) {
+        breaker.recordClosed(generation, outcome, durationNanos, endNanos, endKnown);
     }
 
     @Override

@@ -267,7 +267,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         return timed ? Math.max(durationNanos, slowCallNanos) : durationNanos;
     }
 
-    void recordClosed(long generation, Outcome outcome, long durationNanos) {
+    void recordClosed(long generation, Outcome outcome, long durationNanos, long endNanos, boolean endKnown) {
         if (outcome == Outcome.IGNORED) {
             return; // a release carries no outcome, so it is never late either
         }
@@ -276,7 +276,10 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             lateResult(generation, s.generation);
             return;
         }
-        if (s.window.record(outcome == Outcome.FAILURE, slow(durationNanos))) {
+        boolean failed = outcome == Outcome.FAILURE;
+        if (endKnown
+                ? s.window.recordAt(failed, slow(durationNanos), endNanos)
+                : s.window.record(failed, slow(durationNanos))) {
             trip(s);
         }
     }

@@ -12,7 +12,30 @@ abstract class GrantedPermit implements Permit {
     }
 
     /** Records one outcome of this permit; {@code IGNORED} releases it. */
-    abstract void record(Outcome outcome, long durationNanos);
+    final void record(Outcome outcome, long durationNanos) {
+        record(outcome, durationNanos, 0, false);
+    }
+
+    /**
+     * Records one outcome of this permit; {@code IGNORED} releases it.
+     *
+     * @param endNanos the breaker's ticker reading at the end of the call, when {@code endKnown}
+     */
+    abstract void record(Outcome outcome, long durationNanos, long endNanos, boolean endKnown);
+
+    /** {@link #onResult}, from the execute path, which has just read the ticker at the end of the call. */
+    final void onResultAt(Object result, Throwable failure, long durationNanos, long endNanos, boolean endKnown) {
+        checked(durationNanos);
+        Outcome outcome;
+        try {
+            outcome = breaker.classify(result, failure);
+        } catch (Throwable classifierFailed) { // anything, checked ones thrown sneakily included: the slot comes back
+            release();
+            DefaultCircuitBreaker.rethrow(classifierFailed);
+            return;
+        }
+        record(outcome, durationNanos, endNanos, endKnown);
+    }
 
     @Override
     public final boolean granted() {
@@ -36,16 +59,7 @@ abstract class GrantedPermit implements Permit {
 
     @Override
     public final void onResult(Object result, Throwable failure, long durationNanos) {
-        checked(durationNanos);
-        Outcome outcome;
-        try {
-            outcome = breaker.classify(result, failure);
-        } catch (Throwable classifierFailed) { // anything, checked ones thrown sneakily included: the slot comes back
-            release();
-            DefaultCircuitBreaker.rethrow(classifierFailed);
-            return;
-        }
-        record(outcome, durationNanos);
+        onResultAt(result, failure, durationNanos, 0, false);
     }
 
     @Override

@@ -13,7 +13,7 @@ final class ProbePermit extends OneShotPermit {
     }
 
     @Override
-    void record(Outcome outcome, long durationNanos) {
+    void record(Outcome outcome, long durationNanos, long endNanos, boolean endKnown) {
         breaker.recordProbe(this, outcome, durationNanos);
     }
 

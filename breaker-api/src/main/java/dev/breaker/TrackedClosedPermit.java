@@ -11,9 +11,9 @@ final class TrackedClosedPermit extends OneShotPermit {
     }
 
     @Override
-    void record(Outcome outcome, long durationNanos) {
+    void record(Outcome outcome, long durationNanos, long endNanos, boolean endKnown) {
         if (claimReport()) {
-            breaker.recordClosed(generation, outcome, durationNanos);
+            breaker.recordClosed(generation, outcome, durationNanos, endNanos, endKnown);
         } else {
             breaker.duplicateReport();
         }

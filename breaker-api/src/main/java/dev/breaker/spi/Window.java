@@ -24,6 +24,20 @@ public interface Window {
     boolean record(boolean failure, boolean slow);
 
     /**
+     * Records one outcome reported at {@code nowNanos}, a reading of the breaker's ticker that the
+     * breaker has just made (the end of a timed call), so that a window that needs the time does
+     * not read the ticker again. The default ignores the time and calls {@link #record}.
+     *
+     * @param failure  whether the call failed
+     * @param slow     whether the call was slow
+     * @param nowNanos the breaker's ticker reading when the outcome was reported
+     * @return true when the breaker should open
+     */
+    default boolean recordAt(boolean failure, boolean slow, long nowNanos) {
+        return record(failure, slow);
+    }
+
+    /**
      * The window's current counts, for metrics. May be a moment's approximation while writers run.
      *
      * @return the counts

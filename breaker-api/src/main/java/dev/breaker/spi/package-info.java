@@ -13,7 +13,8 @@
  * with errors that name the key), {@link dev.breaker.spi.RateThresholds} and
  * {@link dev.breaker.spi.RateWindowBuilder} (the rate rule and its builder settings, shared by the
  * count and time windows), {@link dev.breaker.spi.FailureStreak} (a lock-free run of failures,
- * shared by the consecutive and count windows).
+ * used by the consecutive window), {@link dev.breaker.spi.CombiningWindow} (a window with one
+ * writer at a time fed by striped buffers, the base of the count and time windows).
  *
  * <p>Discovery order, fixed and loud: an explicit object given to the builder wins; otherwise a
  * name is looked up among the providers {@code ServiceLoader} finds; two providers with the

@@ -21,10 +21,10 @@ import java.util.Objects;
  *     .build();
  * }</pre>
  *
- * <p>Memory: each bucket keeps one 128-byte block of counters per stripe, so that threads
- * recording at once do not share a cache line. Stripes default to the processors rounded up to a
- * power of two, at most 8; the system property {@code dev.breaker.window.time.stripes} (a power of
- * two from 1 to 64) sets them, for example 1 where memory matters more than contention.
+ * <p>Memory: three counters per bucket and a small buffer; threads that record at once are given
+ * more buffers only when they are seen colliding (see {@code CombiningWindow}), so a window used
+ * by one thread stays small. Rotation costs O(1) per outcome, amortized, whatever the number of
+ * buckets.
  *
  * <p>Also found by name: {@code Windows.named("time", Map.of("length", "PT10S", ...))} with the
  * keys {@code length}, {@code buckets}, {@code failureRateThreshold}, {@code slowCallRateThreshold},

@@ -1,112 +1,56 @@
 package dev.breaker.window.count.internal;
 
 import dev.breaker.Ticker;
-import dev.breaker.spi.FailureStreak;
+import dev.breaker.spi.CombiningWindow;
 import dev.breaker.spi.RateThresholds;
 import dev.breaker.spi.Window;
 import dev.breaker.spi.WindowCounts;
 import dev.breaker.spi.WindowFactory;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 
 /**
- * The last {@code size} outcomes in a ring, with running totals, lock-free and allocation-free.
+ * The last {@code size} outcomes in a ring, with running totals.
  *
- * <p><b>What is shared.</b> A cursor (a long that only grows), the ring of one-byte outcome codes,
- * and one long that packs the three running totals (calls, failures, slow calls) as 21-bit fields.
+ * <p><b>Concurrency</b> is {@link CombiningWindow}'s: the ring, its cursor and the totals are plain
+ * fields written by one thread at a time (the holder of the window's try-lock), which applies the
+ * outcomes other threads buffered before its own and decides on exact totals. An outcome is
+ * buffered only while the window could take it, and everything else buffered, without its trip
+ * condition possibly holding: the margin is computed after every batch from the exact totals
+ * ({@link #safeBadOutcomesLocked}). A ring full of plain successes takes one more plain success
+ * without writing anything.
  *
- * <p><b>Recording.</b> {@code getAndAdd} on the cursor gives each outcome its own position; the
- * slot at that position modulo {@code size} is swapped with {@code getAndSet}, which returns the
- * outcome it evicts; the totals then change by (new - evicted), one {@code getAndAdd} of a packed
- * difference. Each outcome is therefore added exactly once and removed exactly once, so when the
- * writers are done the totals are exactly the content of the ring: the last {@code size}
- * outcomes by position. When the slot already holds the same outcome the swap is skipped: writing
- * it would change neither the ring nor the totals, so the invariant "totals = content" holds.
- * <p><b>The healthy steady state writes nothing.</b> When the totals say the ring holds
- * {@code size} plain successes, one more plain success cannot change the ring's content, whichever
- * slot it would evict, so it is not written at all: it linearizes at its read of the totals (a
- * failure recorded concurrently is ordered after it). A healthy dependency therefore costs each
- * call one volatile read of a line nobody writes, and threads do not contend.
- *
- * <p><b>Why a bias.</b> Two writers may apply their differences out of order (the evictor of a
- * slot before the writer that filled it), so a field can dip below zero for an instant. Each field
- * holds its value plus 2^20, so a transient -1 never borrows from its neighbour; {@link #MAX_SIZE}
- * keeps the largest true value clear of the top. While writers are running a reader may see
- * such an instant (the counts are clamped into a consistent snapshot); at rest they are exact.
- *
- * <p><b>Why no lock.</b> Every call of the service writes here; a lock would serialise them.
- * The trip decision reads the totals the caller's own atomic add returned: O(1), no scan.
+ * <p><b>Exactness.</b> Recorded by one thread at a time, every decision is exact at the deciding
+ * outcome. Under concurrent recording a decision may come later, by at most
+ * {@link CombiningWindow#BUFFER} outcomes of a stripe; no outcome is lost and the counts at rest
+ * are exact: the last {@code size} outcomes in an order consistent with real time.
  */
-public final class RingWindow implements Window {
+public final class RingWindow extends CombiningWindow {
 
-    /** Field width of the packed totals. */
-    private static final int BITS = 21;
-
-    private static final long MASK = (1L << BITS) - 1;
-    private static final long BIAS = 1L << (BITS - 1);
-    /** The largest ring: 2^20 less a margin for in-flight writers. */
+    /** The largest ring. */
     public static final int MAX_SIZE = 1_000_000;
 
-    private static final byte RECORDED = 1;
-    private static final byte FAILED = 2;
-    private static final byte SLOW = 4;
-    /** Packed contribution of each outcome code to the totals. */
-    private static final long[] CONTRIBUTION = new long[8];
-
-    private static final long EMPTY_TOTALS = BIAS | (BIAS << BITS) | (BIAS << (2 * BITS));
-
-    private static final VarHandle CURSOR;
-    private static final VarHandle TOTALS;
-    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(byte[].class);
-
-    static {
-        for (int code = 0; code < 8; code++) {
-            CONTRIBUTION[code] = (code & RECORDED)
-                    + ((long) ((code & FAILED) >> 1) << BITS)
-                    + ((long) ((code & SLOW) >> 2) << (2 * BITS));
-        }
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            CURSOR = lookup.findVarHandle(RingWindow.class, "cursor", long.class);
-            TOTALS = lookup.findVarHandle(RingWindow.class, "totals", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private final int size;
-    /** The packed totals of a ring holding {@code size} plain successes. */
-    private final long fullOfSuccesses;
-
-    private final byte[] slots;
     private final RateThresholds thresholds;
-    /** Null when there is no consecutive-failure limit. */
-    private final FailureStreak streak;
-    /*
-     * The two contended words sit on their own cache lines (padding on both sides), so writing
-     * them does not evict the read-only fields above from the other cores' caches.
-     */
-    @SuppressWarnings("unused")
-    private long p01, p02, p03, p04, p05, p06, p07;
+    /** A run of failures that also trips, or 0 for none. */
+    private final int streakLimit;
+    /** The fewest failures (slow calls) that trip a full ring. */
+    private final int fullFailing;
 
-    @SuppressWarnings("unused") // accessed through CURSOR
-    private volatile long cursor;
-
-    @SuppressWarnings("unused")
-    private long p11, p12, p13, p14, p15, p16, p17;
-
-    @SuppressWarnings("unused") // accessed through TOTALS
-    private volatile long totals = EMPTY_TOTALS;
-
-    @SuppressWarnings("unused")
-    private long p21, p22, p23, p24, p25, p26, p27;
+    private final int fullSlow;
+    // the exact state, written by the lock holder only
+    private final byte[] ring;
+    private int cursor;
+    private int calls;
+    private int failures;
+    private int slowCalls;
+    private int run;
 
     private RingWindow(int size, RateThresholds thresholds, int consecutiveFailures) {
         this.size = size;
-        this.fullOfSuccesses = EMPTY_TOTALS + size * CONTRIBUTION[RECORDED];
-        this.slots = new byte[size];
         this.thresholds = thresholds;
-        this.streak = consecutiveFailures > 0 ? new FailureStreak(consecutiveFailures) : null;
+        this.streakLimit = consecutiveFailures;
+        this.ring = new byte[size];
+        this.fullFailing = fewestTripping(thresholds.failureRateThreshold(), size);
+        this.fullSlow = fewestTripping(thresholds.slowCallRateThreshold(), size);
     }
 
     /**
@@ -124,48 +68,79 @@ public final class RingWindow implements Window {
         return new Factory(size, thresholds, consecutiveFailures);
     }
 
+    /**
+     * The fewest bad outcomes among {@code calls} whose rate reaches {@code threshold}, compared as
+     * the rule compares them ({@code (double) bad / calls >= threshold}).
+     */
+    static int fewestTripping(double threshold, long calls) {
+        long f = (long) Math.ceil(threshold * calls);
+        while (f > 0 && (double) (f - 1) / calls >= threshold) {
+            f--;
+        }
+        while (f <= calls && (double) f / calls < threshold) {
+            f++;
+        }
+        return (int) Math.min(f, Integer.MAX_VALUE);
+    }
+
     @Override
     public boolean record(boolean failure, boolean slow) {
-        int code = RECORDED | (failure ? FAILED : 0) | (slow ? SLOW : 0);
-        if (code == RECORDED && (long) TOTALS.getVolatile(this) == fullOfSuccesses) {
-            // size successes in the ring: one more, whichever it evicts, leaves the same content
-            if (streak != null) {
-                streak.record(false);
-            }
-            return false;
-        }
-        long position = (long) CURSOR.getAndAdd(this, 1L);
-        int slot = (int) (position % size);
-        int evicted = (byte) SLOTS.getVolatile(slots, slot);
-        if (evicted != code) {
-            evicted = (byte) SLOTS.getAndSet(slots, slot, (byte) code);
-        }
-        long now;
-        if (evicted == code) {
-            now = (long) TOTALS.getVolatile(this);
+        return offer((failure ? FAILED : 0) | (slow ? SLOW : 0), 0);
+    }
+
+    @Override
+    protected boolean applyLocked(int outcome, int stamp) {
+        int at = cursor;
+        if (calls == size) {
+            int evicted = ring[at];
+            failures -= evicted & FAILED;
+            slowCalls -= (evicted & SLOW) >> 1;
         } else {
-            long delta = CONTRIBUTION[code] - CONTRIBUTION[evicted];
-            now = (long) TOTALS.getAndAdd(this, delta) + delta;
+            calls++;
         }
-        long calls = clamp(field(now, 0), size);
-        boolean trips = thresholds.trips(calls, clamp(field(now, 1), calls), clamp(field(now, 2), calls));
-        // the streak must see every outcome, so it is consulted even when the rates already trip
-        return streak != null ? streak.record(failure) | trips : trips;
+        ring[at] = (byte) outcome;
+        failures += outcome & FAILED;
+        slowCalls += (outcome & SLOW) >> 1;
+        cursor = at + 1 == size ? 0 : at + 1;
+        boolean trips = calls == size
+                ? calls >= thresholds.minimumCalls() && (failures >= fullFailing || slowCalls >= fullSlow)
+                : thresholds.trips(calls, failures, slowCalls);
+        if (streakLimit > 0) {
+            run = (outcome & FAILED) == 0 ? 0 : Math.min(run + 1, streakLimit);
+            trips |= run >= streakLimit;
+        }
+        return trips;
+    }
+
+    @Override
+    protected int safeBadOutcomesLocked() {
+        int f;
+        int s;
+        if (calls == size) {
+            f = fullFailing;
+            s = fullSlow;
+        } else {
+            long c = Math.max(thresholds.minimumCalls(), calls);
+            f = fewestTripping(thresholds.failureRateThreshold(), c);
+            s = fewestTripping(thresholds.slowCallRateThreshold(), c);
+        }
+        int safe = Math.min(f - 1 - failures, s - 1 - slowCalls);
+        return streakLimit > 0 ? Math.min(safe, streakLimit - 1 - run) : safe;
+    }
+
+    @Override
+    protected boolean plainSuccessIsNoOp() {
+        return calls == size && failures == 0 && slowCalls == 0 && run == 0;
+    }
+
+    @Override
+    protected WindowCounts countsLocked() {
+        return new WindowCounts(calls, failures, slowCalls);
     }
 
     @Override
     public WindowCounts counts() {
-        long now = (long) TOTALS.getVolatile(this);
-        long calls = clamp(field(now, 0), size);
-        return new WindowCounts(calls, clamp(field(now, 1), calls), clamp(field(now, 2), calls));
-    }
-
-    private static long field(long packed, int index) {
-        return ((packed >>> (index * BITS)) & MASK) - BIAS;
-    }
-
-    private static long clamp(long value, long max) {
-        return Math.max(0, Math.min(value, max));
+        return drainedCounts(() -> {});
     }
 
     private record Factory(int size, RateThresholds thresholds, int consecutiveFailures) implements WindowFactory {

@@ -1,86 +1,65 @@
 package dev.breaker.window.time.internal;
 
 import dev.breaker.Ticker;
+import dev.breaker.spi.CombiningWindow;
 import dev.breaker.spi.RateThresholds;
 import dev.breaker.spi.Window;
 import dev.breaker.spi.WindowCounts;
 import dev.breaker.spi.WindowFactory;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Outcomes of the last {@code buckets * width} nanoseconds, in a ring of lazily rotated buckets.
+ * Outcomes of the last {@code buckets * width} nanoseconds, in a ring of buckets rotated lazily.
  *
  * <p><b>Time.</b> The epoch of an instant is {@code (now - origin) / width}, where {@code origin}
  * is the ticker reading when the window was made: differences only, so a wrapping ticker is
  * harmless. At epoch {@code E} the window holds the buckets of epochs {@code E-buckets+1 .. E};
- * epoch {@code e} lives in slot {@code e % buckets}.
+ * epoch {@code e} lives in slot {@code e % buckets}. An outcome is stamped with the epoch it was
+ * reported in and lands in that epoch's bucket, even when it is applied a little later (a
+ * straggler), unless that bucket has already left the window.
  *
- * <p><b>Rotation, by compare-and-set on the epoch stamp.</b> A bucket's epoch is final. A writer
- * at epoch {@code e} reads its slot: a bucket stamped {@code e} is used; one stamped earlier is
- * replaced by a fresh bucket for {@code e} with one CAS on the slot (the loser re-reads and uses
- * the winner's); one stamped later means epoch {@code e} has already left the window, and the
- * outcome is dropped, correctly. So a bucket is never reset under a writer: a thread still adding
- * into a replaced bucket adds into an object no window reads any more, and its epoch is out of
- * the window anyway. No count is lost from an epoch in the window, and none leaks into a new
- * epoch (the failure Sentinel's issue 3117 describes for buckets reset in place).
+ * <p><b>Concurrency</b> is {@link CombiningWindow}'s: the buckets and the sums over the buckets
+ * in the window are plain fields written by one thread at a time, which applies what others
+ * buffered before its own outcome and decides on exact sums (no read skew, no straggler left
+ * out). Outcomes are buffered only within the margin computed for the current epoch; the first
+ * outcome of a new epoch is decided, since buckets leaving the window can raise a rate.
  *
- * <p><b>What is exact.</b> {@link #counts()} sums the in-window buckets on every call: exact at
- * bucket granularity once writers are done. The hot path works from an immutable {@code Epoch}
- * made once per epoch by whichever thread first sees it: the epoch's bounds (so finding the epoch
- * needs no division), its bucket (no ring lookup) and the sums of the window's other, closed,
- * buckets (no scan). The trip decision adds the current bucket to those sums. A writer that read its epoch just before a boundary
- * and adds just after it lands in a closed bucket after the cached sums were taken; such a straggler
- * is counted by {@code counts()} and by the next epoch's cached sums, but not by trip decisions
- * during the rest of the current epoch. Single-threaded, every decision is exact.
+ * <p><b>Rotation</b> costs O(1) per outcome, amortized, whatever the number of buckets: the slots
+ * that hold outcomes are kept in a queue in epoch order, and moving to a later epoch pops the
+ * ones that leave (an empty bucket costs nothing to leave). Nothing is done while idle; no thread
+ * exists. Finding the epoch needs no division while time stays in the latest epoch.
  *
- * <p><b>Cost.</b> A record is one ticker read, one volatile read of the cached epoch, one to
- * three uncontended striped adds and, only when the window holds a failure or a slow call, a sum
- * over the current bucket's stripes (which reads lines other threads write). A healthy window
- * decides from the cached sums and the bucket's write-once "unhealthy" flag alone. Allocation:
- * one bucket and one epoch view per epoch, nothing per call. An idle window does nothing; no
- * thread exists.
+ * <p><b>Exactness.</b> Recorded by one thread at a time, every decision is exact at the deciding
+ * outcome. Under concurrent recording a decision may come later, by at most
+ * {@link CombiningWindow#BUFFER} outcomes of a stripe or one bucket width; no outcome is lost and
+ * the counts at rest are exact (at bucket granularity).
  */
-public final class BucketWindow implements Window {
-
-    /** The system property that sets the stripes per bucket (a power of two, 1 to 64). */
-    public static final String STRIPES_PROPERTY = "dev.breaker.window.time.stripes";
-    /** Stripes per bucket: the property, or else the processors rounded up to a power of two, at most 8. */
-    public static final int STRIPES = stripes();
-
-    private static int stripes() {
-        Integer forced = Integer.getInteger(STRIPES_PROPERTY);
-        if (forced == null) {
-            return Math.min(
-                    8, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors() - 1)) << 1);
-        }
-        if (forced < 1 || forced > 64 || Integer.bitCount(forced) != 1) {
-            throw new IllegalArgumentException(STRIPES_PROPERTY + " must be a power of two in [1, 64], was " + forced);
-        }
-        return forced;
-    }
+public final class BucketWindow extends CombiningWindow {
 
     private final Ticker ticker;
     private final long origin;
     private final long width;
     private final int buckets;
     private final RateThresholds thresholds;
-    private final AtomicReferenceArray<Bucket> ring;
-    /** The current epoch as last seen: its bounds, its bucket, and the sums of the window's other buckets. */
-    private volatile Epoch latest; // null until the first record
+    /** The latest epoch the holder moved to, for the record path's division-free epoch. */
+    private volatile long latest;
 
-    /**
-     * One epoch, cached so that a record within it needs no division, no ring lookup and no scan.
-     * Made once per epoch (by whichever thread first sees it) and never changed.
-     *
-     * @param epoch     the epoch
-     * @param start     its first elapsed nanosecond ({@code epoch * width})
-     * @param bucket    its bucket, as installed in the ring
-     * @param calls     the window's other buckets at this epoch: outcomes
-     * @param failures  their failures
-     * @param slowCalls their slow calls
-     */
-    private record Epoch(long epoch, long start, Bucket bucket, long calls, long failures, long slowCalls) {}
+    // the exact state, written by the lock holder only
+    private long current;
+    /** Each slot's epoch, or -1 while it holds nothing. */
+    private final long[] slotEpoch;
+
+    private final int[] slotCalls;
+    private final int[] slotFailures;
+    private final int[] slotSlow;
+    /** The slots holding outcomes, oldest epoch first: a ring queue. */
+    private final int[] order;
+
+    private int orderHead;
+    private int orderSize;
+    private long calls;
+    private long failures;
+    private long slowCalls;
 
     private BucketWindow(Ticker ticker, long width, int buckets, RateThresholds thresholds) {
         this.ticker = ticker;
@@ -88,7 +67,12 @@ public final class BucketWindow implements Window {
         this.width = width;
         this.buckets = buckets;
         this.thresholds = thresholds;
-        this.ring = new AtomicReferenceArray<>(buckets);
+        this.slotEpoch = new long[buckets];
+        java.util.Arrays.fill(slotEpoch, -1);
+        this.slotCalls = new int[buckets];
+        this.slotFailures = new int[buckets];
+        this.slotSlow = new int[buckets];
+        this.order = new int[buckets];
     }
 
     /**
@@ -108,88 +92,124 @@ public final class BucketWindow implements Window {
 
     @Override
     public boolean record(boolean failure, boolean slow) {
-        long elapsed = Math.max(0, ticker.read() - origin);
-        Epoch e = latest;
-        if (e == null || elapsed < e.start || elapsed - e.start >= width) {
-            e = epochOf(elapsed / width);
-            if (e == null) {
-                return false; // the outcome's epoch has already left the window
+        return recordAt(failure, slow, ticker.read());
+    }
+
+    @Override
+    public boolean recordAt(boolean failure, boolean slow, long nowNanos) {
+        return offer((failure ? FAILED : 0) | (slow ? SLOW : 0), (int) epochOf(nowNanos));
+    }
+
+    private long epochOf(long nowNanos) {
+        long elapsed = Math.max(0, nowNanos - origin);
+        long e = latest;
+        long start = e * width;
+        return elapsed >= start && elapsed - start < width ? e : elapsed / width;
+    }
+
+    /** The full epoch of a stamp: the one nearest to the current epoch with those low bits. */
+    private long unstamp(int stamp) {
+        int delta = ((stamp - (int) current) << (32 - STAMP_BITS)) >> (32 - STAMP_BITS);
+        return current + delta;
+    }
+
+    @Override
+    protected boolean applyLocked(int outcome, int stamp) {
+        long epoch = unstamp(stamp);
+        if (epoch > current) {
+            moveTo(epoch);
+        }
+        if (epoch > current - buckets) { // else its bucket has already left the window: dropped
+            int slot = (int) (epoch % buckets);
+            if (slotEpoch[slot] != epoch) {
+                occupy(slot, epoch);
+            }
+            slotCalls[slot]++;
+            calls++;
+            if ((outcome & FAILED) != 0) {
+                slotFailures[slot]++;
+                failures++;
+            }
+            if ((outcome & SLOW) != 0) {
+                slotSlow[slot]++;
+                slowCalls++;
             }
         }
-        Bucket current = e.bucket;
-        // thread ids are handed out in sequence, so threads started together take different stripes
-        current.add((int) Thread.currentThread().getId() & (STRIPES - 1), failure, slow);
-        if ((e.failures | e.slowCalls) == 0 && !current.unhealthy()) {
-            return false; // no failure and no slow call in the window: both rates are 0
+        return thresholds.trips(calls, failures, slowCalls);
+    }
+
+    /** Moves the window to a later epoch: the buckets that leave it are taken out of the sums. */
+    private void moveTo(long epoch) {
+        long leaves = epoch - buckets; // epochs at or before this leave
+        while (orderSize > 0) {
+            int slot = order[orderHead];
+            if (slotEpoch[slot] > leaves) {
+                break;
+            }
+            calls -= slotCalls[slot];
+            failures -= slotFailures[slot];
+            slowCalls -= slotSlow[slot];
+            slotCalls[slot] = 0;
+            slotFailures[slot] = 0;
+            slotSlow[slot] = 0;
+            slotEpoch[slot] = -1;
+            orderHead = orderHead + 1 == buckets ? 0 : orderHead + 1;
+            orderSize--;
         }
-        return thresholds.trips(
-                e.calls + current.calls(), e.failures + current.failures(), e.slowCalls + current.slowCalls());
+        current = epoch;
+        latest = epoch;
+    }
+
+    /** Gives an empty slot to an epoch in the window, keeping the queue in epoch order (a straggler goes back). */
+    private void occupy(int slot, long epoch) {
+        slotEpoch[slot] = epoch;
+        int at = orderSize;
+        while (at > 0 && slotEpoch[order[(orderHead + at - 1) % buckets]] > epoch) {
+            order[(orderHead + at) % buckets] = order[(orderHead + at - 1) % buckets];
+            at--;
+        }
+        order[(orderHead + at) % buckets] = slot;
+        orderSize++;
+    }
+
+    @Override
+    protected int safeBadOutcomesLocked() {
+        long c = Math.max(thresholds.minimumCalls(), calls);
+        long f = fewestTripping(thresholds.failureRateThreshold(), c) - 1 - failures;
+        long s = fewestTripping(thresholds.slowCallRateThreshold(), c) - 1 - slowCalls;
+        return (int) Math.max(-1, Math.min(Integer.MAX_VALUE, Math.min(f, s)));
+    }
+
+    /** The fewest bad outcomes among {@code calls} whose rate reaches {@code threshold}, as the rule compares. */
+    private static long fewestTripping(double threshold, long calls) {
+        long f = (long) Math.ceil(threshold * calls);
+        while (f > 0 && (double) (f - 1) / calls >= threshold) {
+            f--;
+        }
+        while (f <= calls && (double) f / calls < threshold) {
+            f++;
+        }
+        return f;
+    }
+
+    @Override
+    protected int stampLocked() {
+        return (int) current;
+    }
+
+    @Override
+    protected WindowCounts countsLocked() {
+        return new WindowCounts(calls, failures, slowCalls);
     }
 
     @Override
     public WindowCounts counts() {
-        long epoch = epoch(ticker.read());
-        long[] sum = new long[3];
-        for (int i = 0; i < buckets; i++) {
-            Bucket b = ring.get(i);
-            if (b != null && inWindow(b.epoch, epoch)) {
-                b.addTo(sum);
+        long epoch = epochOf(ticker.read());
+        return drainedCounts(() -> {
+            if (epoch > current) {
+                moveTo(epoch);
             }
-        }
-        long calls = sum[0];
-        return new WindowCounts(calls, Math.min(sum[1], calls), Math.min(sum[2], calls));
-    }
-
-    private long epoch(long now) {
-        return Math.max(0, now - origin) / width;
-    }
-
-    private boolean inWindow(long bucketEpoch, long epoch) {
-        return bucketEpoch <= epoch && bucketEpoch > epoch - buckets;
-    }
-
-    /** The bucket of {@code epoch}, rotating its slot if needed; null when the epoch has left the window. */
-    private Bucket bucketFor(long epoch) {
-        int slot = (int) (epoch % buckets);
-        for (; ; ) {
-            Bucket b = ring.get(slot);
-            if (b != null) {
-                if (b.epoch == epoch) {
-                    return b;
-                }
-                if (b.epoch > epoch) {
-                    return null;
-                }
-            }
-            Bucket fresh = new Bucket(epoch, STRIPES);
-            if (ring.compareAndSet(slot, b, fresh)) {
-                return fresh;
-            }
-        }
-    }
-
-    /** The cached view of {@code epoch}, made and published if needed; null when the epoch has left the window. */
-    private Epoch epochOf(long epoch) {
-        Epoch cached = latest;
-        if (cached != null && cached.epoch == epoch) {
-            return cached;
-        }
-        Bucket bucket = bucketFor(epoch);
-        if (bucket == null) {
-            return null;
-        }
-        long[] sum = new long[3];
-        for (int i = 0; i < buckets; i++) {
-            Bucket b = ring.get(i);
-            if (b != null && b.epoch != epoch && inWindow(b.epoch, epoch)) {
-                b.addTo(sum);
-            }
-        }
-        Epoch fresh = new Epoch(epoch, epoch * width, bucket, sum[0], sum[1], sum[2]);
-        if (cached == null || epoch > cached.epoch) {
-            latest = fresh; // racing threads compute the same view; any of them may publish it
-        }
-        return fresh;
+        });
     }
 
     private record Factory(long width, int buckets, RateThresholds thresholds) implements WindowFactory {
