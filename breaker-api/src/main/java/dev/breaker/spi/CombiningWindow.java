@@ -2,6 +2,7 @@ package dev.breaker.spi;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A window whose exact state has one writer at a time, fed by striped buffers: the base of the
@@ -22,9 +23,18 @@ import java.lang.invoke.VarHandle;
  * that margin. An outcome within its stripe's share is buffered: whatever order the pending
  * outcomes are applied in, no trip is missed, so deferring them decides nothing differently, and
  * a single thread's decisions stay exact at the deciding outcome. An outcome beyond the share
- * takes the lock and is decided at once, after everything buffered before it. When a healthy
- * window is already full of plain successes (the count window), one more plain success changes
- * nothing and is not written at all ({@link #plainSuccessIsNoOp}).
+ * takes the lock and is decided at once, after everything buffered before it.
+ *
+ * <p><b>Healthy windows write nothing.</b> When the exact state would not change by one more
+ * plain success (a count window full of plain successes, {@link #plainSuccessIsNoOp}), plain
+ * successes are not written at all: each is ordered at its read of the health flag. That is
+ * right only while no bad outcome is pending, or a thread's success could be ordered before its
+ * own earlier failure. So before raising the flag the holder closes every stripe to bad
+ * outcomes (a bit in the stripe's tail, set by compare-and-set only while none is pending); a
+ * bad outcome then goes through the lock, and the holder that applies it lowers the flag before
+ * it opens the stripes again. (Clearing the flag after appending, from the appender's side,
+ * leaves an instant where a holder that raised it has not yet seen the append; the race
+ * contract of the TCK caught that.)
  *
  * <p><b>Contention.</b> When the lock is busy, an outcome that should be decided is buffered
  * anyway and marks the window urgent: the holder, after releasing, drains again if it sees the
@@ -35,16 +45,18 @@ import java.lang.invoke.VarHandle;
  * by each window). Never is an outcome lost, and at rest {@link #counts} drains first, so the
  * counts are exact.
  *
- * <p><b>Order.</b> A stripe's buffer is first in, first out; the holder drains every stripe before
- * applying its own outcome, so an outcome whose append finished before another record began is
- * applied first. Every state the window passes through is therefore one that an order of whole
- * outcomes, consistent with real time, produces: a trip is decided on counts the window held.
+ * <p><b>Order.</b> A thread always uses the same stripe, a stripe's buffer is first in, first
+ * out, and the holder drains every stripe before applying its own outcome: each thread's
+ * outcomes are applied in the thread's order, and a trip is decided on counts that an
+ * interleaving of the threads' outcomes produces. Outcomes of different threads that were
+ * buffered may be applied later than outcomes recorded after them by other threads, by at most
+ * the buffer: that is the lag SPEC rule 8 allows, never an invented count.
  *
- * <p><b>Memory.</b> One stripe exists from the start; more are made, up to twice the processors,
- * only when threads are seen colliding on a stripe or on the lock (as {@code LongAdder}'s cells
- * are). Threads pick a stripe by a hash of their id: no per-thread state, so millions of virtual
- * threads cost nothing more. A stripe is a 128-byte padded header and a {@value #BUFFER}-entry
- * buffer of ints.
+ * <p><b>Memory.</b> A thread's stripe is fixed by a hash of its id (no per-thread state, so
+ * millions of virtual threads cost nothing more) among at most twice the processors, and made
+ * when a thread first needs it: a window used by one thread has one stripe; each stripe is a
+ * padded header and a {@value #BUFFER}-entry buffer of ints, about 280 bytes. A thread never moves
+ * to another stripe, which keeps its outcomes in order.
  */
 @Helper
 public abstract class CombiningWindow implements Window {
@@ -84,7 +96,14 @@ public abstract class CombiningWindow implements Window {
     }
 
     // read by every record, written only by the holder: kept apart from the lock's line
-    private volatile Stripe[] stripes = {new Stripe()};
+    /**
+     * The stripes, at a fixed index per thread (a hash of its id), made when first used: a
+     * thread's outcomes always go to the same stripe, so its order is kept (a thread moved to
+     * another stripe could have a later outcome drained before an earlier one).
+     */
+    private final AtomicReferenceArray<Stripe> stripes = new AtomicReferenceArray<>(MAX_STRIPES);
+    /** Stripes made so far, for the shares; written by the holder. */
+    private volatile int stripeCount;
     /** Packed {@code (stamp << 32) | share}: each stripe's share of the safe bad outcomes, valid at that stamp; share -1: none. */
     private volatile long gate = ((long) Integer.MAX_VALUE << 32) | 0xFFFF_FFFFL;
     /** {@link #HEALTHY} and {@link #TRIP_PENDING}. */
@@ -100,8 +119,8 @@ public abstract class CombiningWindow implements Window {
     @SuppressWarnings("unused") // accessed through URGENT
     private volatile int urgent;
 
-    /** Written only by the holder: a thread found the lock busy or collided on a stripe. */
-    private boolean contended;
+    /** A thread made a stripe since the holder last published the shares: they need recomputing. */
+    private volatile boolean stripesChanged;
 
     @SuppressWarnings("unused")
     private long p11, p12, p13, p14, p15, p16, p17, p18;
@@ -177,17 +196,9 @@ public abstract class CombiningWindow implements Window {
         long g = gate;
         int share = (int) g;
         if (share >= 0 && (int) (g >>> 32) == (stamp & STAMP_MASK)) {
-            Stripe[] ss = stripes;
-            Stripe s = ss[index(ss.length)];
-            int result = s.offer(entry, outcome != 0, share);
-            if (result == Stripe.TAKEN) {
-                if (outcome != 0) {
-                    leaveHealthy();
-                }
+            Stripe s = stripes.get(index());
+            if (s != null && s.offer(entry, outcome != 0, share) == Stripe.TAKEN) {
                 return false;
-            }
-            if (result == Stripe.COLLIDED) {
-                contended = true; // a benign race: the holder reads it when it next holds the lock
             }
         }
         return decide(entry, outcome != 0);
@@ -261,10 +272,14 @@ public abstract class CombiningWindow implements Window {
             return trips;
         }
         // busy: buffer it anyway and have the holder look again before it leaves
-        Stripe[] ss = stripes;
-        Stripe s = ss[index(ss.length)];
-        while (s.offer(entry, bad, Integer.MAX_VALUE) != Stripe.TAKEN) {
-            if (tryLock()) { // a full buffer waits for the lock: the bound on what may be pending
+        Stripe s = stripeOf(index());
+        for (; ; ) {
+            int result = s.offer(entry, bad, Integer.MAX_VALUE);
+            if (result == Stripe.TAKEN) {
+                break;
+            }
+            // full, or closed to bad outcomes while the window is healthy: wait for the lock
+            if (result != Stripe.COLLIDED && tryLock()) {
                 boolean trips;
                 try {
                     trips = drainAll() | apply(entry);
@@ -275,9 +290,6 @@ public abstract class CombiningWindow implements Window {
                 return trips;
             }
             Thread.onSpinWait();
-        }
-        if (bad) {
-            leaveHealthy();
         }
         URGENT.setVolatile(this, 1);
         if (tryLock()) { // the holder left meanwhile: decide it here
@@ -325,47 +337,80 @@ public abstract class CombiningWindow implements Window {
             URGENT.setVolatile(this, 0);
         }
         boolean trips = false;
-        for (Stripe s : stripes) {
-            trips |= s.drain(this);
+        for (int i = 0; i < MAX_STRIPES; i++) {
+            Stripe s = stripes.get(i);
+            if (s != null) {
+                trips |= s.drain(this);
+            }
         }
         return trips;
     }
 
-    /** After a batch: grow the stripes if threads collided, then publish each stripe's share and the health flag. */
+    /** The stripe at {@code i}, made if it does not exist yet (then the shares are recomputed at the next publish). */
+    private Stripe stripeOf(int i) {
+        Stripe s = stripes.get(i);
+        if (s == null) {
+            stripes.compareAndSet(i, null, new Stripe()); // closed to bad outcomes until a holder opens it
+            s = stripes.get(i);
+            stripesChanged = true;
+        }
+        return s;
+    }
+
+    /** After a batch: make the holder's stripe if it has none, then publish each stripe's share and the health flag. */
     private void publish() {
-        Stripe[] ss = stripes;
-        if (contended) {
-            contended = false;
-            if (ss.length < MAX_STRIPES) {
-                Stripe[] more = java.util.Arrays.copyOf(ss, ss.length * 2);
-                for (int i = ss.length; i < more.length; i++) {
-                    more[i] = new Stripe();
+        stripeOf(index());
+        int count = stripeCount;
+        if (stripesChanged) {
+            stripesChanged = false;
+            count = 0;
+            for (int i = 0; i < MAX_STRIPES; i++) {
+                if (stripes.get(i) != null) {
+                    count++;
                 }
-                stripes = ss = more;
             }
+            stripeCount = count;
         }
         int safe = safeBadOutcomesLocked();
-        int share = safe < 0 ? -1 : safe / ss.length;
+        int share = safe < 0 ? -1 : safe / Math.max(1, count);
         long g = ((long) (stampLocked() & STAMP_MASK) << 32) | (share & 0xFFFF_FFFFL);
         if (gate != g) {
             gate = g;
         }
         if (plainSuccessIsNoOp()) {
-            FLAGS.getAndBitwiseOr(this, HEALTHY);
-            for (Stripe s : ss) {
-                if (s.pendingBad() != 0) { // appended while we looked: not healthy after all
-                    leaveHealthy();
-                    break;
-                }
+            if (((int) FLAGS.getOpaque(this) & HEALTHY) == 0 && closeAll()) {
+                FLAGS.getAndBitwiseOr(this, HEALTHY);
             }
         } else {
-            leaveHealthy();
+            if (((int) FLAGS.getOpaque(this) & HEALTHY) != 0) {
+                FLAGS.getAndBitwiseAnd(this, ~HEALTHY);
+            }
+            openAll(); // after the flag is down: no bad outcome is pending while the flag is up
         }
     }
 
-    private void leaveHealthy() {
-        if (((int) FLAGS.getOpaque(this) & HEALTHY) != 0) {
-            FLAGS.getAndBitwiseAnd(this, ~HEALTHY);
+    /**
+     * Closes every stripe to bad outcomes, if none has one pending: then none can be appended
+     * while the window is healthy, and a success skipped meanwhile can be behind no failure. False
+     * (and every stripe open again) when some stripe has one.
+     */
+    private boolean closeAll() {
+        for (int i = 0; i < MAX_STRIPES; i++) {
+            Stripe s = stripes.get(i);
+            if (s != null && !s.close()) {
+                openAll();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void openAll() {
+        for (int i = 0; i < MAX_STRIPES; i++) {
+            Stripe s = stripes.get(i);
+            if (s != null) {
+                s.open();
+            }
         }
     }
 
@@ -373,28 +418,32 @@ public abstract class CombiningWindow implements Window {
         FLAGS.getAndBitwiseOr(this, TRIP_PENDING);
     }
 
-    private static int index(int stripes) {
-        if (stripes == 1) {
-            return 0;
-        }
+    /** The calling thread's stripe index: fixed for the thread's life. */
+    private static int index() {
         @SuppressWarnings("deprecation") // threadId() is Java 19+; getId() is the same number
         long id = Thread.currentThread().getId();
         long h = id * 0x9E3779B97F4A7C15L;
-        return (int) (h >>> 40) & (stripes - 1);
+        return (int) (h >>> 40) & (MAX_STRIPES - 1);
     }
 
     /**
      * One stripe's buffer: a bounded queue with many producers (threads that hash here) and one
-     * consumer (the lock holder). {@code tail} packs the number of entries ever claimed (low 32
-     * bits) and of bad ones among them (high 32 bits), so one compare-and-set claims a slot and
-     * counts it; the consumer publishes how far it has drained. A claimed slot is written after
-     * the claim; the consumer stops at a slot still empty and takes it next time.
+     * consumer (the lock holder). {@code tail} packs the entries ever claimed (low 32 bits,
+     * modulo 2^32), the bad ones among them (30 bits, modulo 2^30) and a "closed to bad outcomes"
+     * bit, so one compare-and-set claims a slot, counts it, and respects the bit; {@code head}
+     * packs what the consumer has drained the same way. A claimed slot is written right after the
+     * claim; a consumer that finds it still empty waits for the write (a thread's outcomes must be
+     * applied in its order), as JCTools' MPSC queues do.
      */
     private static final class Stripe {
         static final int TAKEN = 0;
         static final int FULL = 1;
         static final int COLLIDED = 2;
+        static final int CLOSED = 3;
         private static final int MASK = BUFFER - 1;
+        private static final long POSITION = 0xFFFF_FFFFL;
+        private static final int BAD_MASK = (1 << 30) - 1;
+        private static final long NO_BAD = 1L << 62;
         private static final VarHandle TAIL;
         private static final VarHandle HEAD;
         private static final VarHandle ENTRIES = MethodHandles.arrayElementVarHandle(int[].class);
@@ -412,9 +461,10 @@ public abstract class CombiningWindow implements Window {
         @SuppressWarnings("unused")
         private long p01, p02, p03, p04, p05, p06, p07;
 
+        /** Starts closed: a holder opens it at its next publish unless the window is healthy. */
         @SuppressWarnings("unused") // accessed through TAIL
-        private volatile long tail;
-        /** Packed like {@code tail}: entries and bad entries drained so far. */
+        private volatile long tail = NO_BAD;
+
         @SuppressWarnings("unused") // accessed through HEAD
         private volatile long head;
 
@@ -423,26 +473,65 @@ public abstract class CombiningWindow implements Window {
         @SuppressWarnings("unused")
         private long p11, p12, p13, p14, p15, p16;
 
+        private static int bad(long packed) {
+            return (int) (packed >>> 32) & BAD_MASK;
+        }
+
+        private static long pack(int position, int bad, long flags) {
+            return (position & POSITION) | ((long) (bad & BAD_MASK) << 32) | flags;
+        }
+
         /**
-         * Appends an entry if there is room and, for a bad one, if fewer than {@code share} bad
-         * ones are pending.
+         * Appends an entry if there is room and, for a bad one, if the stripe is open to bad
+         * outcomes and fewer than {@code share} are pending.
          */
-        int offer(int entry, boolean bad, int share) {
+        int offer(int entry, boolean isBad, int share) {
             long t = (long) TAIL.getVolatile(this);
             long h = (long) HEAD.getVolatile(this);
-            if ((int) t - (int) h >= BUFFER || bad && (int) (t >>> 32) - (int) (h >>> 32) >= share) {
+            if ((int) t - (int) h >= BUFFER) {
                 return FULL;
             }
-            long next = t + 1 + (bad ? 1L << 32 : 0);
-            if (!TAIL.compareAndSet(this, t, next)) {
+            int badCount = bad(t);
+            if (isBad) {
+                if ((t & NO_BAD) != 0) {
+                    return CLOSED;
+                }
+                if (((badCount - bad(h)) & BAD_MASK) >= share) {
+                    return FULL;
+                }
+                badCount++;
+            }
+            if (!TAIL.compareAndSet(this, t, pack((int) t + 1, badCount, t & NO_BAD))) {
                 return COLLIDED;
             }
             ENTRIES.setRelease(entries, (int) t & MASK, entry);
             return TAKEN;
         }
 
-        int pendingBad() {
-            return (int) ((long) TAIL.getVolatile(this) >>> 32) - (int) ((long) HEAD.getVolatile(this) >>> 32);
+        /** Closes the stripe to bad outcomes if none is pending; holder only. */
+        boolean close() {
+            for (; ; ) {
+                long t = (long) TAIL.getVolatile(this);
+                if ((t & NO_BAD) != 0) {
+                    return true;
+                }
+                if (((bad(t) - bad((long) HEAD.getVolatile(this))) & BAD_MASK) != 0) {
+                    return false;
+                }
+                if (TAIL.compareAndSet(this, t, t | NO_BAD)) {
+                    return true;
+                }
+            }
+        }
+
+        /** Opens the stripe to bad outcomes again; holder only. */
+        void open() {
+            for (; ; ) {
+                long t = (long) TAIL.getVolatile(this);
+                if ((t & NO_BAD) == 0 || TAIL.compareAndSet(this, t, t & ~NO_BAD)) {
+                    return;
+                }
+            }
         }
 
         /** Applies what is buffered, in order; holder only. */
@@ -450,24 +539,31 @@ public abstract class CombiningWindow implements Window {
             long h = (long) HEAD.getOpaque(this);
             int claimed = (int) (long) TAIL.getVolatile(this);
             int at = (int) h;
-            int bad = 0;
+            int drainedBad = 0;
             boolean trips = false;
             while (at != claimed) {
                 int slot = at & MASK;
                 int entry = (int) ENTRIES.getAcquire(entries, slot);
-                if (entry == 0) {
-                    break; // claimed, not yet written
+                for (int spins = 0; entry == 0; spins++) {
+                    // claimed, not yet written: its writer is between two instructions. Skipping it
+                    // would let a later outcome of the same thread be applied first.
+                    if (spins < 256) {
+                        Thread.onSpinWait();
+                    } else {
+                        Thread.yield(); // the writer was preempted there
+                    }
+                    entry = (int) ENTRIES.getAcquire(entries, slot);
                 }
                 entries[slot] = 0;
                 trips |= window.apply(entry);
                 if ((entry & (FAILED | SLOW)) != 0) {
-                    bad++;
+                    drainedBad++;
                 }
                 at++;
             }
             if (at != (int) h) {
-                long drained = ((h >>> 32) + bad) << 32 | (at & 0xFFFF_FFFFL);
-                HEAD.setRelease(this, drained); // after the zeroing, so a producer reusing a slot sees it empty
+                // after the zeroing, so a producer reusing a slot finds it empty
+                HEAD.setRelease(this, pack(at, bad(h) + drainedBad, 0));
             }
             return trips;
         }

@@ -8,10 +8,17 @@ package dev.breaker.tck;
 public final class TckVersion {
 
     /**
-     * The contract version: 1, the first published contract (window rule and counts against an
-     * oracle, exact concurrent counts, the breaker soak, provider module layout).
+     * The contract version.
+     *
+     * <ol>
+     * <li>The first published contract: window rule and counts against an oracle, exact
+     *     concurrent counts, the breaker soak, provider module layout.</li>
+     * <li>Rate windows under racing writers ({@link RateWindowRaceContract}: no trip on a rate no
+     *     order of the outcomes reached, no transient double count, counts at rest from some order
+     *     of the outcomes), and {@code Window.recordAt} answering as {@code record} does.</li>
+     * </ol>
      */
-    public static final int CONTRACT = 1;
+    public static final int CONTRACT = 2;
 
     private TckVersion() {}
 }

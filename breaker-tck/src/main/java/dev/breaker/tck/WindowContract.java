@@ -125,6 +125,22 @@ public abstract class WindowContract {
     }
 
     /**
+     * Recording at the ticker's own reading ({@link Window#recordAt}, which the breaker calls at
+     * the end of a timed call) answers and counts as recording does. Since contract version 2.
+     *
+     * @param outcomes generated
+     */
+    @Property(tries = 50)
+    public void recordingAtTheTickersReadingIsRecording(@ForAll("outcomes") List<Recorded> outcomes) {
+        Window plain = factory().create(ticker());
+        Window timed = factory().create(ticker());
+        for (Recorded r : outcomes) {
+            assertEquals(plain.record(r.failure(), r.slow()), timed.recordAt(r.failure(), r.slow(), ticker().read()));
+        }
+        assertEquals(plain.counts(), timed.counts());
+    }
+
+    /**
      * Random sequences of up to 300 outcomes, failure- and slow-heavy.
      *
      * @return the arbitrary

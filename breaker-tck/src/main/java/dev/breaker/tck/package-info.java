@@ -5,6 +5,8 @@
  * <ul>
  * <li>{@link dev.breaker.tck.WindowContract}: a window against your own naive oracle on random
  *     sequences, its counts, and exact counts after concurrent writers;</li>
+ * <li>{@link dev.breaker.tck.RateWindowRaceContract}: a rate window under racing writers (SPEC
+ *     rule 8: lag is allowed, invention is not, no outcome is lost);</li>
  * <li>{@link dev.breaker.tck.BreakerSoak}: a breaker with your window hammered by many threads
  *     while time moves, with the state machine's invariants checked throughout;</li>
  * <li>{@link dev.breaker.tck.ProviderModuleContract}: your module's descriptor and its

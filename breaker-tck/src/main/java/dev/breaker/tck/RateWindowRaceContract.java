@@ -1,0 +1,212 @@
+package dev.breaker.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.breaker.Ticker;
+import dev.breaker.spi.Window;
+import dev.breaker.spi.WindowCounts;
+import dev.breaker.spi.WindowFactory;
+import dev.breaker.tck.WindowContract.Recorded;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import net.jqwik.api.Example;
+
+/**
+ * SPEC rule 8 under racing writers, for rate windows (count, time, and third parties'): lag is
+ * allowed, invention is not, and no outcome is lost. Each test feeds threads with streams whose
+ * every interleaving is known, then checks what the window said against all of them:
+ *
+ * <ul>
+ * <li>threads that each record a steady 40% of failures never trip a 50% threshold (a decision
+ *     that reads calls and failures at different moments can see 50%);</li>
+ * <li>failures spaced by one thread's own successes never put two failures in the last four
+ *     outcomes of a four-outcome window, whatever the other threads record (a transient double
+ *     count of an evicted failure can);</li>
+ * <li>at rest the counts are those of some order of the outcomes that keeps each thread's own
+ *     order (an overwritten newer outcome, or a lost one, is not).</li>
+ * </ul>
+ *
+ * <p>Since contract version 2 ({@link TckVersion}).
+ */
+public abstract class RateWindowRaceContract {
+
+    /** For subclasses. */
+    protected RateWindowRaceContract() {}
+
+    /**
+     * A rate window under test with its oracle.
+     *
+     * @param factory makes the window
+     * @param oracle  its counts after a list of outcomes recorded in that order (time standing still)
+     */
+    public record Subject(WindowFactory factory, Function<List<Recorded>, WindowCounts> oracle) {}
+
+    /**
+     * The window to race: a failure-rate threshold of {@code failureRateThreshold}, a slow-call
+     * threshold of 1.0, at least {@code minimumCalls} calls, and (for a window that keeps the last
+     * N outcomes) N equal to {@code minimumCalls}; with the ticker of {@link #ticker()}.
+     *
+     * @param failureRateThreshold the failure-rate threshold
+     * @param minimumCalls         the minimum calls (and size, for a count window)
+     * @return the window and its oracle
+     */
+    protected abstract Subject subject(double failureRateThreshold, int minimumCalls);
+
+    /**
+     * The ticker the windows are made with; time stands still unless a subclass says otherwise.
+     *
+     * @return the ticker
+     */
+    protected Ticker ticker() {
+        return () -> 0L;
+    }
+
+    /**
+     * Threads recording a steady 40% of failures each never trip a 50% threshold over 100 calls.
+     *
+     * @throws Exception when a thread fails
+     */
+    @Example
+    public void steadyFortyPercentNeverTripsFiftyPercent() throws Exception {
+        Recorded f = new Recorded(true, false);
+        Recorded s = new Recorded(false, false);
+        List<Recorded> pattern = List.of(f, s, f, s, s);
+        for (int threads = 2; threads <= 4; threads += 2) {
+            List<List<Recorded>> streams = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                streams.add(repeat(pattern, 4_000));
+            }
+            int trips = race(subject(0.5, 100), streams, 10).trips;
+            assertEquals(0, trips, threads + " threads: a trip on a rate no order of the outcomes reached");
+        }
+    }
+
+    /**
+     * One thread's failures, each followed by four of its own successes, never trip a window of
+     * four at 50%, whatever three other threads' successes do.
+     *
+     * @throws Exception when a thread fails
+     */
+    @Example
+    public void spacedFailuresNeverTripASmallWindow() throws Exception {
+        Recorded f = new Recorded(true, false);
+        Recorded s = new Recorded(false, false);
+        List<List<Recorded>> streams = new ArrayList<>();
+        streams.add(repeat(List.of(f, s, s, s, s), 4_000));
+        for (int t = 1; t < 4; t++) {
+            streams.add(repeat(List.of(s), 20_000));
+        }
+        assertEquals(0, race(subject(0.5, 4), streams, 20).trips, "two failures were never in the last four");
+    }
+
+    /**
+     * At rest, the counts are those of some interleaving of the threads' streams that keeps each
+     * stream's order: nothing lost, nothing overwritten, nothing counted twice.
+     *
+     * @throws Exception when a thread fails
+     */
+    @Example
+    public void countsAtRestComeFromSomeOrderOfTheOutcomes() throws Exception {
+        SplittableRandom random = new SplittableRandom(42);
+        Subject subject = subject(0.5, 4);
+        for (int round = 0; round < 300; round++) {
+            List<List<Recorded>> streams = List.of(randomStream(random, 7), randomStream(random, 7));
+            Window w = race(subject, streams, 1).last;
+            Set<WindowCounts> possible = new HashSet<>();
+            merges(streams.get(0), 0, streams.get(1), 0, new ArrayList<>(), subject.oracle(), possible);
+            WindowCounts seen = w.counts();
+            assertTrue(
+                    possible.contains(seen),
+                    "round " + round + ": " + seen + " is the result of no order of " + streams + "; possible: "
+                            + possible);
+        }
+    }
+
+    private static List<Recorded> randomStream(SplittableRandom random, int length) {
+        List<Recorded> out = new ArrayList<>();
+        for (int i = 0; i < length; i++) {
+            out.add(new Recorded(random.nextInt(3) == 0, random.nextInt(4) == 0));
+        }
+        return out;
+    }
+
+    private static void merges(
+            List<Recorded> a,
+            int i,
+            List<Recorded> b,
+            int j,
+            List<Recorded> prefix,
+            Function<List<Recorded>, WindowCounts> oracle,
+            Set<WindowCounts> out) {
+        if (i == a.size() && j == b.size()) {
+            out.add(oracle.apply(prefix));
+            return;
+        }
+        if (i < a.size()) {
+            prefix.add(a.get(i));
+            merges(a, i + 1, b, j, prefix, oracle, out);
+            prefix.remove(prefix.size() - 1);
+        }
+        if (j < b.size()) {
+            prefix.add(b.get(j));
+            merges(a, i, b, j + 1, prefix, oracle, out);
+            prefix.remove(prefix.size() - 1);
+        }
+    }
+
+    private static List<Recorded> repeat(List<Recorded> pattern, int times) {
+        List<Recorded> out = new ArrayList<>(pattern.size() * times);
+        for (int i = 0; i < times; i++) {
+            out.addAll(pattern);
+        }
+        return out;
+    }
+
+    private record Result(int trips, Window last) {}
+
+    /** Runs {@code rounds} races of the streams, one thread each, started together; counts the trips reported. */
+    private Result race(Subject subject, List<List<Recorded>> streams, int rounds) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(streams.size());
+        AtomicInteger trips = new AtomicInteger();
+        Window window = null;
+        try {
+            for (int round = 0; round < rounds; round++) {
+                Window w = subject.factory().create(ticker());
+                window = w;
+                CyclicBarrier start = new CyclicBarrier(streams.size());
+                List<Future<?>> done = new ArrayList<>();
+                for (List<Recorded> stream : streams) {
+                    done.add(pool.submit(() -> {
+                        start.await(10, TimeUnit.SECONDS);
+                        for (Recorded r : stream) {
+                            if (w.record(r.failure(), r.slow())) {
+                                trips.incrementAndGet();
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : done) {
+                    f.get(60, TimeUnit.SECONDS);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+        }
+        assertFalse(window == null);
+        return new Result(trips.get(), window);
+    }
+}

@@ -1,0 +1,28 @@
+package dev.breaker.window.count;
+
+import dev.breaker.spi.WindowCounts;
+import dev.breaker.tck.RateWindowRaceContract;
+import dev.breaker.tck.WindowContract.Recorded;
+import java.util.List;
+
+/** The count window under racing writers (SPEC rule 8). */
+class CountWindowRaceTests extends RateWindowRaceContract {
+
+    @Override
+    protected Subject subject(double failureRateThreshold, int minimumCalls) {
+        return new Subject(
+                CountWindow.builder()
+                        .size(minimumCalls)
+                        .minimumCalls(minimumCalls)
+                        .failureRateThreshold(failureRateThreshold)
+                        .build(),
+                outcomes -> {
+                    List<Recorded> last =
+                            outcomes.subList(Math.max(0, outcomes.size() - minimumCalls), outcomes.size());
+                    return new WindowCounts(
+                            last.size(),
+                            last.stream().filter(Recorded::failure).count(),
+                            last.stream().filter(Recorded::slow).count());
+                });
+    }
+}

@@ -1,0 +1,25 @@
+package dev.breaker.window.time;
+
+import dev.breaker.spi.WindowCounts;
+import dev.breaker.tck.RateWindowRaceContract;
+import dev.breaker.tck.WindowContract.Recorded;
+import java.time.Duration;
+
+/** The time window under racing writers (SPEC rule 8); time stands still, so every outcome stays in. */
+class TimeWindowRaceTests extends RateWindowRaceContract {
+
+    @Override
+    protected Subject subject(double failureRateThreshold, int minimumCalls) {
+        return new Subject(
+                TimeWindow.builder()
+                        .length(Duration.ofSeconds(10))
+                        .buckets(10)
+                        .minimumCalls(minimumCalls)
+                        .failureRateThreshold(failureRateThreshold)
+                        .build(),
+                outcomes -> new WindowCounts(
+                        outcomes.size(),
+                        outcomes.stream().filter(Recorded::failure).count(),
+                        outcomes.stream().filter(Recorded::slow).count()));
+    }
+}
