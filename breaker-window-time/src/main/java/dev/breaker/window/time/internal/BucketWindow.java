@@ -60,6 +60,8 @@ public final class BucketWindow extends CombiningWindow {
     private long calls;
     private long failures;
     private long slowCalls;
+    /** Slots visited by rotation and by stragglers' queue inserts, for the tests that hold rotation to O(1). */
+    long rotationSteps;
 
     private BucketWindow(Ticker ticker, long width, int buckets, RateThresholds thresholds) {
         this.ticker = ticker;
@@ -146,6 +148,7 @@ public final class BucketWindow extends CombiningWindow {
             if (slotEpoch[slot] > leaves) {
                 break;
             }
+            rotationSteps++;
             calls -= slotCalls[slot];
             failures -= slotFailures[slot];
             slowCalls -= slotSlow[slot];
@@ -167,6 +170,7 @@ public final class BucketWindow extends CombiningWindow {
         while (at > 0 && slotEpoch[order[(orderHead + at - 1) % buckets]] > epoch) {
             order[(orderHead + at) % buckets] = order[(orderHead + at - 1) % buckets];
             at--;
+            rotationSteps++;
         }
         order[(orderHead + at) % buckets] = slot;
         orderSize++;

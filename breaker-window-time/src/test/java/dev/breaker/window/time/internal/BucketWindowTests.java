@@ -1,0 +1,112 @@
+package dev.breaker.window.time.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.breaker.spi.RateThresholds;
+import dev.breaker.spi.WindowCounts;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The time window's own races and costs, made deterministic: a straggler is an outcome reported
+ * with a reading from an earlier bucket ({@code recordAt}), exactly what a thread preempted
+ * between reading the clock and recording produces.
+ */
+class BucketWindowTests {
+
+    private final AtomicLong clock = new AtomicLong();
+
+    private BucketWindow window(long width, int buckets, double failureRate, int minimumCalls) {
+        return (BucketWindow) BucketWindow.factory(width, buckets, new RateThresholds(failureRate, 1.0, minimumCalls))
+                .create(clock::get);
+    }
+
+    @Test
+    void aLateSuccessCountsBeforeTheNextDecisionSoTheRateIsNeverInflated() {
+        // issue 10, #2: the window went (3,1), (4,1), (5,2); a decision on (4,2) would be invented
+        BucketWindow w = window(10, 2, 0.5, 4);
+        assertFalse(w.recordAt(false, false, 0));
+        assertFalse(w.recordAt(false, false, 1));
+        assertFalse(w.recordAt(true, false, 2));
+        assertEquals(new WindowCounts(3, 1, 0), w.counts());
+        clock.set(12); // the next bucket
+        assertFalse(w.recordAt(false, false, 3), "the straggler's bucket is still in the window: (4,1)");
+        assertEquals(new WindowCounts(4, 1, 0), w.counts());
+        assertFalse(w.recordAt(true, false, 12), "(5,2) is 40%: no trip");
+        assertEquals(new WindowCounts(5, 2, 0), w.counts());
+    }
+
+    @Test
+    void aLateFailureIsInTheVeryNextDecision() {
+        // issue 10, #2: with 2 buckets the window held 6 calls at 50% (minimum 6), and no decision saw it
+        BucketWindow w = window(10, 2, 0.5, 6);
+        w.recordAt(false, false, 0);
+        w.recordAt(false, false, 1);
+        w.recordAt(true, false, 2);
+        w.recordAt(false, false, 10);
+        w.recordAt(true, false, 11);
+        assertTrue(w.recordAt(true, false, 5), "the late failure makes (6,3): the decision sees it at once");
+    }
+
+    @Test
+    void anOutcomeWhoseBucketHasLeftIsDroppedAndDecidesOnWhatRemains() {
+        BucketWindow w = window(10, 2, 0.5, 2);
+        w.recordAt(false, false, 25);
+        w.recordAt(false, false, 26);
+        assertFalse(w.recordAt(true, false, 3), "epoch 0 left the window at epoch 2");
+        assertEquals(new WindowCounts(2, 0, 0), w.counts());
+    }
+
+    @Test
+    void aWindowOfTenMicrosecondsInTenThousandBucketsTripsAndRotatesInConstantTimePerOutcome() {
+        // issue 8, #14: 1 ns buckets, one outcome per nanosecond
+        BucketWindow w = window(1, 10_000, 0.5, 100);
+        int records = 0;
+        boolean tripped = false;
+        for (long t = 0; t < 200_000 && !tripped; t++) {
+            clock.set(t);
+            tripped = w.record(true, false);
+            records++;
+        }
+        assertTrue(tripped, "it trips");
+        assertEquals(100, records, "at the 100th failure, as the rule says");
+        for (long t = 200_000; t < 400_000; t++) {
+            clock.set(t);
+            w.record(false, false);
+        }
+        assertTrue(w.rotationSteps <= 2L * (records + 200_000), "rotation did " + w.rotationSteps + " steps");
+    }
+
+    @Test
+    void sparseTrafficInAWideWindowCostsConstantTimePerOutcomeToo() {
+        BucketWindow w = window(1_000, 10_000, 0.5, 100);
+        long t = 0;
+        for (int i = 0; i < 20_000; i++) {
+            t += 4_999_000; // just under half the window between outcomes: each lands in a new bucket
+            clock.set(t);
+            w.record(i % 3 == 0, false);
+        }
+        assertTrue(w.rotationSteps <= 2L * 20_000, "rotation did " + w.rotationSteps + " steps for 20,000 outcomes");
+        assertEquals(
+                3, w.counts().calls(), "the last three are within the last 10,000 buckets (epochs E, E-4999, E-9998)");
+    }
+
+    @Test
+    void stragglersIntoEmptyOlderBucketsKeepTheQueueInOrder() {
+        BucketWindow w = window(10, 5, 1.0, 1_000);
+        w.recordAt(false, false, 40); // epoch 4
+        w.recordAt(true, false, 15); // epoch 1, behind epoch 4 in the queue
+        w.recordAt(false, true, 25); // epoch 2
+        assertEquals(new WindowCounts(3, 1, 1), w.counts());
+        clock.set(55); // epoch 5: epochs 0 and below have left, 1..5 remain
+        assertEquals(new WindowCounts(3, 1, 1), w.counts());
+        clock.set(65); // epoch 6: epoch 1 leaves
+        assertEquals(new WindowCounts(2, 0, 1), w.counts());
+        clock.set(75); // epoch 7: epoch 2 leaves
+        assertEquals(new WindowCounts(1, 0, 0), w.counts());
+        clock.set(95); // epoch 9: epoch 4 leaves
+        assertEquals(WindowCounts.empty(), w.counts());
+    }
+}
