@@ -16,8 +16,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * the exact state and decides; the other threads append theirs to a small buffer of their own
  * stripe and go on, and the holder applies the buffers before its own outcome.
  *
+ * <p><b>Two modes.</b> While one thread at a time records, every outcome takes the lock and is
+ * applied at once: one uncontended compare-and-set, no buffer. The first thread that finds the
+ * lock busy switches the window to buffering (below); a long run of holds that found no other
+ * thread's entries switches it back.
+ *
  * <p><b>When an outcome may wait in a buffer.</b> Only when it cannot matter yet. After every
- * drain the holder computes, from the exact state, how many more bad outcomes (failed or slow) the
+ * batch the holder computes, from the exact state, how many more bad outcomes (failed or slow) the
  * window could take, together with any number of successes in any order, without its trip
  * condition possibly holding ({@link #safeBadOutcomesLocked}); each stripe may hold its share of
  * that margin. An outcome within its stripe's share is buffered: whatever order the pending
@@ -37,13 +42,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * contract of the TCK caught that.)
  *
  * <p><b>Contention.</b> When the lock is busy, an outcome that should be decided is buffered
- * anyway and marks the window urgent: the holder, after releasing, drains again if it sees the
- * mark, so nothing waits for a next call (the mark is written after the append, and the holder
- * reads it after its release, so one of the two sees the other). Such a decision is late by at
- * most the holder's critical section; a full buffer makes its writer wait for the lock, so at
- * most {@value #BUFFER} outcomes per stripe are ever pending (the lag of SPEC rule 8, documented
- * by each window). Never is an outcome lost, and at rest {@link #counts} drains first, so the
- * counts are exact.
+ * anyway and raises the urgent bit of the flags word, which every offer reads: the next offer,
+ * by any thread, takes the lock path and drains it, and a holder drains again before it leaves
+ * if it sees the bit. So such a decision is late by at most one outcome; a full buffer makes its
+ * writer wait for the lock, so at most {@value #BUFFER} outcomes per stripe are ever pending
+ * (the lag of SPEC rule 8, documented by each window). No outcome is lost, and at rest
+ * {@link #drainedCounts} drains first, so the counts are exact.
  *
  * <p><b>Order.</b> A thread always uses the same stripe, a stripe's buffer is first in, first
  * out, and the holder drains every stripe before applying its own outcome: each thread's
@@ -54,8 +58,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p><b>Memory.</b> A thread's stripe is fixed by a hash of its id (no per-thread state, so
  * millions of virtual threads cost nothing more) among at most twice the processors, and made
- * when a thread first needs it: a window used by one thread has one stripe; each stripe is a
- * padded header and a {@value #BUFFER}-entry buffer of ints, about 280 bytes. A thread never moves
+ * when a thread first needs it: a window used by one thread has one stripe. A thread never moves
  * to another stripe, which keeps its outcomes in order.
  */
 @Helper
@@ -68,7 +71,7 @@ public abstract class CombiningWindow implements Window {
     /** The bits of an entry's stamp; stamps are kept modulo 2^{@value #STAMP_BITS}. */
     protected static final int STAMP_BITS = 28;
     /** Entries buffered per stripe at most. */
-    public static final int BUFFER = 32;
+    public static final int BUFFER = 64;
 
     private static final int PRESENT = 4;
     private static final int STAMP_SHIFT = 3;
@@ -76,57 +79,73 @@ public abstract class CombiningWindow implements Window {
     private static final int MAX_STRIPES =
             Math.min(64, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 2 - 1) << 1);
 
-    private static final VarHandle LOCK;
-    private static final VarHandle URGENT;
-    private static final VarHandle FLAGS;
     /** Flag: a plain success changes nothing and nothing bad is pending. */
     private static final int HEALTHY = 1;
     /** Flag: a drain made for another thread found the trip condition; the next offer reports it. */
     private static final int TRIP_PENDING = 2;
+    /** Flag: an outcome that should be decided was buffered while the lock was busy. */
+    private static final int URGENT = 4;
+
+    private static final VarHandle LOCK;
+    private static final VarHandle FLAGS;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             LOCK = lookup.findVarHandle(CombiningWindow.class, "lock", int.class);
-            URGENT = lookup.findVarHandle(CombiningWindow.class, "urgent", int.class);
             FLAGS = lookup.findVarHandle(CombiningWindow.class, "flags", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    // read by every record, written only by the holder: kept apart from the lock's line
     /**
      * The stripes, at a fixed index per thread (a hash of its id), made when first used: a
      * thread's outcomes always go to the same stripe, so its order is kept (a thread moved to
      * another stripe could have a later outcome drained before an earlier one).
      */
     private final AtomicReferenceArray<Stripe> stripes = new AtomicReferenceArray<>(MAX_STRIPES);
-    /** Stripes made so far, for the shares; written by the holder. */
-    private volatile int stripeCount;
-    /** Packed {@code (stamp << 32) | share}: each stripe's share of the safe bad outcomes, valid at that stamp; share -1: none. */
+    /** Packed {@code (stamp << 32) | share}: each stripe's share of the safe bad outcomes, valid at that stamp; -1: none. */
     private volatile long gate = ((long) Integer.MAX_VALUE << 32) | 0xFFFF_FFFFL;
-    /** {@link #HEALTHY} and {@link #TRIP_PENDING}. */
+    /** {@link #HEALTHY}, {@link #TRIP_PENDING} and {@link #URGENT}. */
     @SuppressWarnings("unused") // accessed through FLAGS
     private volatile int flags;
-
-    @SuppressWarnings("unused")
-    private long p01, p02, p03, p04, p05, p06, p07, p08;
+    /** Set by a thread that made a stripe; the holder then refreshes {@link #known}. */
+    private volatile boolean stripesChanged;
 
     @SuppressWarnings("unused") // accessed through LOCK
     private volatile int lock;
 
-    @SuppressWarnings("unused") // accessed through URGENT
-    private volatile int urgent;
+    /**
+     * True while threads are seen colliding: outcomes are buffered within their margins. False
+     * (the start) while one thread at a time records: every outcome takes the lock and is applied
+     * at once, and the gate allows no buffering, so no margin needs upkeep.
+     */
+    private volatile boolean buffering;
 
-    /** A thread made a stripe since the holder last published the shares: they need recomputing. */
-    private volatile boolean stripesChanged;
-
-    @SuppressWarnings("unused")
-    private long p11, p12, p13, p14, p15, p16, p17, p18;
+    // holder-only state: plain fields, ordered by the lock
+    /** Holds in a row that found no other thread's entries; enough of them end the buffering mode. */
+    private int quietHolds;
+    /** Whether the window ever buffered: then a stale append may still come, and holders drain their own stripe. */
+    private boolean everBuffered;
+    /** The stripes made so far, as the holder last saw them. */
+    private Stripe[] known = new Stripe[0];
+    /** Whether the holder declared the window healthy (stripes closed to bad outcomes). */
+    private boolean declaredHealthy;
+    /** The last share published, to publish only changes. */
+    private long lastGate = Long.MIN_VALUE;
 
     /** For subclasses. */
     protected CombiningWindow() {}
+
+    /**
+     * Whether outcomes are being buffered (threads were seen colliding); for tests and metrics.
+     *
+     * @return true in the buffering mode
+     */
+    public final boolean isBuffering() {
+        return buffering;
+    }
 
     // ---------------------------------------------------------------- for subclasses
 
@@ -143,7 +162,8 @@ public abstract class CombiningWindow implements Window {
      * How many more bad outcomes (failed, slow, or both) the exact state could take, together with
      * any number of plain successes in any order, without the trip condition possibly holding,
      * as long as the stamp stays {@link #stampLocked()}; negative when even a success could trip.
-     * Called by the lock holder after it applied a batch.
+     * Called by the lock holder after every batch: keep it cheap (a conservative, smaller answer
+     * is always allowed).
      *
      * @return the margin
      */
@@ -170,6 +190,13 @@ public abstract class CombiningWindow implements Window {
     }
 
     /**
+     * The exact state's counts after every pending outcome is applied; called under the lock.
+     *
+     * @return the counts
+     */
+    protected abstract WindowCounts countsLocked();
+
+    /**
      * Offers one outcome: buffers it when it cannot matter yet, else applies it (after everything
      * buffered) and decides.
      *
@@ -179,20 +206,19 @@ public abstract class CombiningWindow implements Window {
      */
     protected final boolean offer(int outcome, int stamp) {
         int f = (int) FLAGS.getVolatile(this);
+        int entry = ((stamp & STAMP_MASK) << STAMP_SHIFT) | PRESENT | outcome;
         if (f != 0) {
             if ((f & TRIP_PENDING) != 0 && ((int) FLAGS.getAndBitwiseAnd(this, ~TRIP_PENDING) & TRIP_PENDING) != 0) {
-                offerNow(outcome, stamp);
+                decide(entry, outcome != 0);
                 return true; // found by a drain that had no caller to tell: this caller tells
             }
+            if ((f & URGENT) != 0) {
+                return decide(entry, outcome != 0); // an outcome waits for a decision: take the lock path
+            }
             if (outcome == 0 && (f & HEALTHY) != 0) {
-                return false; // healthy: changes nothing; linearized here, before any bad outcome still being appended
+                return false; // healthy: changes nothing; ordered here, and no bad outcome is pending
             }
         }
-        return offerNow(outcome, stamp);
-    }
-
-    private boolean offerNow(int outcome, int stamp) {
-        int entry = ((stamp & STAMP_MASK) << STAMP_SHIFT) | PRESENT | outcome;
         long g = gate;
         int share = (int) g;
         if (share >= 0 && (int) (g >>> 32) == (stamp & STAMP_MASK)) {
@@ -204,12 +230,8 @@ public abstract class CombiningWindow implements Window {
         return decide(entry, outcome != 0);
     }
 
-    /**
-     * The exact state's counts after every pending outcome is applied; called under the lock.
-     *
-     * @return the counts
-     */
-    protected abstract WindowCounts countsLocked();
+    /** The number of holds in a row without another thread's entries after which buffering stops. */
+    private static final int QUIET_HOLDS = 4096;
 
     /**
      * Drains every buffer, runs {@code before} (a time window moves to the present), then reads
@@ -219,13 +241,11 @@ public abstract class CombiningWindow implements Window {
      * @return the counts
      */
     protected final WindowCounts drainedCounts(Runnable before) {
-        while (!tryLock()) {
-            Thread.onSpinWait();
-        }
+        lockWaiting();
         WindowCounts c;
         try {
             if (drainAll()) {
-                tripPending();
+                FLAGS.getAndBitwiseOr(this, TRIP_PENDING);
             }
             before.run();
             publish();
@@ -236,42 +256,17 @@ public abstract class CombiningWindow implements Window {
         return c;
     }
 
-    /**
-     * Runs {@code action} as the lock holder, after draining every buffer, then publishes the new
-     * margins: for a subclass that must change the exact state for a reason other than an outcome
-     * (time passing).
-     *
-     * @param action changes the exact state
-     * @return whether the trip condition held at some outcome drained
-     */
-    protected final boolean whileHolding(Runnable action) {
-        while (!tryLock()) {
-            Thread.onSpinWait();
-        }
-        try {
-            boolean trips = drainAll();
-            action.run();
-            publish();
-            return trips;
-        } finally {
-            release();
-        }
-    }
-
     // ---------------------------------------------------------------- the lock path
 
     private boolean decide(int entry, boolean bad) {
         if (tryLock()) {
-            boolean trips;
-            try {
-                trips = drainAll() | apply(entry);
-                publish();
-            } finally {
-                release();
-            }
-            return trips;
+            return holdAndApply(entry);
         }
-        // busy: buffer it anyway and have the holder look again before it leaves
+        // busy: threads collide. Buffer it anyway and raise the urgent bit, so the next offer or
+        // the holder decides it; and have outcomes buffered from now on, within their margins
+        if (!buffering) {
+            buffering = true;
+        }
         Stripe s = stripeOf(index());
         for (; ; ) {
             int result = s.offer(entry, bad, Integer.MAX_VALUE);
@@ -280,18 +275,11 @@ public abstract class CombiningWindow implements Window {
             }
             // full, or closed to bad outcomes while the window is healthy: wait for the lock
             if (result != Stripe.COLLIDED && tryLock()) {
-                boolean trips;
-                try {
-                    trips = drainAll() | apply(entry);
-                    publish();
-                } finally {
-                    release();
-                }
-                return trips;
+                return holdAndApply(entry);
             }
             Thread.onSpinWait();
         }
-        URGENT.setVolatile(this, 1);
+        FLAGS.getAndBitwiseOr(this, URGENT);
         if (tryLock()) { // the holder left meanwhile: decide it here
             boolean trips;
             try {
@@ -305,48 +293,101 @@ public abstract class CombiningWindow implements Window {
         return false;
     }
 
+    private boolean holdAndApply(int entry) {
+        boolean trips = false;
+        try {
+            // without buffering, entries reach a stripe only through the busy path, which raises
+            // the urgent bit after appending: nothing to drain unless one of these says so
+            if (buffering || ((int) FLAGS.getOpaque(this) & URGENT) != 0 || stripesChanged) {
+                trips = drainAll();
+            } else if (everBuffered) {
+                // after buffering stopped, a thread that read the old gate may still append: the
+                // holder's own earlier outcomes must be applied before this one
+                Stripe mine = stripes.get(index());
+                if (mine != null) {
+                    trips = mine.drain(this);
+                }
+            }
+            trips |= applyLocked(entry & (FAILED | SLOW), entry >>> STAMP_SHIFT);
+            publish();
+        } finally {
+            release();
+        }
+        return trips;
+    }
+
     private boolean tryLock() {
         return (int) LOCK.getOpaque(this) == 0 && LOCK.compareAndSet(this, 0, 1);
     }
 
-    /** Releases the lock; drains again while an urgent outcome came in during the hold. */
+    private void lockWaiting() {
+        while (!tryLock()) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Releases the lock, then drains again while an urgent outcome came in during the hold. The
+     * release needs no fence: an urgent outcome this check misses is seen by the next offer.
+     */
     private void release() {
         for (; ; ) {
-            LOCK.setVolatile(this, 0);
-            if ((int) URGENT.getVolatile(this) == 0 || !tryLock()) {
+            LOCK.setRelease(this, 0);
+            if (((int) FLAGS.getOpaque(this) & URGENT) == 0 || !tryLock()) {
                 return;
             }
             try {
                 if (drainAll()) {
-                    tripPending(); // nobody to tell now: the next offer reports it
+                    FLAGS.getAndBitwiseOr(this, TRIP_PENDING); // nobody to tell now: the next offer reports it
                 }
                 publish();
             } catch (RuntimeException | Error e) {
-                LOCK.setVolatile(this, 0);
+                LOCK.setRelease(this, 0);
                 throw e;
             }
         }
     }
 
-    private boolean apply(int entry) {
-        return applyLocked(entry & (FAILED | SLOW), entry >>> STAMP_SHIFT);
-    }
-
     private boolean drainAll() {
-        if ((int) URGENT.getOpaque(this) != 0) {
-            URGENT.setVolatile(this, 0);
+        if (((int) FLAGS.getOpaque(this) & URGENT) != 0) {
+            FLAGS.getAndBitwiseAnd(this, ~URGENT); // before draining: an outcome appended after is marked again
+        }
+        if (stripesChanged) {
+            refreshKnown();
         }
         boolean trips = false;
-        for (int i = 0; i < MAX_STRIPES; i++) {
-            Stripe s = stripes.get(i);
-            if (s != null) {
-                trips |= s.drain(this);
-            }
+        int drained = 0;
+        for (Stripe s : known) {
+            long before = s.drainedSoFar();
+            trips |= s.drain(this);
+            drained += (int) (s.drainedSoFar() - before);
         }
+        lastDrained = drained;
         return trips;
     }
 
-    /** The stripe at {@code i}, made if it does not exist yet (then the shares are recomputed at the next publish). */
+    /** Entries the last {@link #drainAll} applied (holder only). */
+    private int lastDrained;
+
+    private void refreshKnown() {
+        stripesChanged = false;
+        Stripe[] now = new Stripe[MAX_STRIPES];
+        int n = 0;
+        for (int i = 0; i < MAX_STRIPES; i++) { // one pass: stripes may be made meanwhile
+            Stripe s = stripes.get(i);
+            if (s != null) {
+                now[n++] = s;
+            }
+        }
+        known = java.util.Arrays.copyOf(now, n);
+        if (!declaredHealthy) { // a new stripe starts closed; open it unless the window is declared healthy
+            for (Stripe s : known) {
+                s.open();
+            }
+        }
+    }
+
+    /** The stripe at {@code i}, made if it does not exist yet. */
     private Stripe stripeOf(int i) {
         Stripe s = stripes.get(i);
         if (s == null) {
@@ -357,47 +398,57 @@ public abstract class CombiningWindow implements Window {
         return s;
     }
 
-    /** After a batch: make the holder's stripe if it has none, then publish each stripe's share and the health flag. */
+    /** After a batch: publish each stripe's share and the health of the window; holder only. */
     private void publish() {
-        stripeOf(index());
-        int count = stripeCount;
         if (stripesChanged) {
-            stripesChanged = false;
-            count = 0;
-            for (int i = 0; i < MAX_STRIPES; i++) {
-                if (stripes.get(i) != null) {
-                    count++;
-                }
-            }
-            stripeCount = count;
+            refreshKnown();
         }
-        int safe = safeBadOutcomesLocked();
-        int share = safe < 0 ? -1 : safe / Math.max(1, count);
-        long g = ((long) (stampLocked() & STAMP_MASK) << 32) | (share & 0xFFFF_FFFFL);
-        if (gate != g) {
+        long g;
+        if (buffering && stripes.get(index()) == null) {
+            stripeOf(index()); // the holder's own stripe, so its next outcomes can be buffered
+        }
+        if (buffering) {
+            if (lastDrained == 0 && ++quietHolds >= QUIET_HOLDS) {
+                buffering = false; // one thread at a time again: back to taking the lock
+            } else if (lastDrained != 0) {
+                quietHolds = 0;
+            }
+        }
+        if (buffering) {
+            everBuffered = true;
+            int safe = safeBadOutcomesLocked();
+            int count = Math.max(1, known.length);
+            g = ((long) (stampLocked() & STAMP_MASK) << 32)
+                    | ((safe < 0 ? -1 : count == 1 ? safe : safe / count) & 0xFFFF_FFFFL);
+        } else {
+            g = 0xFFFF_FFFFL; // no buffering: every outcome takes the lock
+        }
+        if (g != lastGate) {
+            lastGate = g;
             gate = g;
         }
-        if (plainSuccessIsNoOp()) {
-            if (((int) FLAGS.getOpaque(this) & HEALTHY) == 0 && closeAll()) {
-                FLAGS.getAndBitwiseOr(this, HEALTHY);
-            }
-        } else {
-            if (((int) FLAGS.getOpaque(this) & HEALTHY) != 0) {
+        boolean healthy = plainSuccessIsNoOp();
+        if (healthy != declaredHealthy) {
+            if (healthy) {
+                if (closeAll()) {
+                    declaredHealthy = true;
+                    FLAGS.getAndBitwiseOr(this, HEALTHY);
+                }
+            } else {
+                declaredHealthy = false;
                 FLAGS.getAndBitwiseAnd(this, ~HEALTHY);
+                openAll(); // after the flag is down: no bad outcome is pending while the flag is up
             }
-            openAll(); // after the flag is down: no bad outcome is pending while the flag is up
         }
     }
 
     /**
      * Closes every stripe to bad outcomes, if none has one pending: then none can be appended
-     * while the window is healthy, and a success skipped meanwhile can be behind no failure. False
-     * (and every stripe open again) when some stripe has one.
+     * while the window is healthy. False (and every stripe open again) when some stripe has one.
      */
     private boolean closeAll() {
-        for (int i = 0; i < MAX_STRIPES; i++) {
-            Stripe s = stripes.get(i);
-            if (s != null && !s.close()) {
+        for (Stripe s : known) {
+            if (!s.close()) {
                 openAll();
                 return false;
             }
@@ -406,16 +457,9 @@ public abstract class CombiningWindow implements Window {
     }
 
     private void openAll() {
-        for (int i = 0; i < MAX_STRIPES; i++) {
-            Stripe s = stripes.get(i);
-            if (s != null) {
-                s.open();
-            }
+        for (Stripe s : known) {
+            s.open();
         }
-    }
-
-    private void tripPending() {
-        FLAGS.getAndBitwiseOr(this, TRIP_PENDING);
     }
 
     /** The calling thread's stripe index: fixed for the thread's life. */
@@ -458,10 +502,7 @@ public abstract class CombiningWindow implements Window {
             }
         }
 
-        @SuppressWarnings("unused")
-        private long p01, p02, p03, p04, p05, p06, p07;
-
-        /** Starts closed: a holder opens it at its next publish unless the window is healthy. */
+        /** Starts closed: a holder opens it at its next batch unless the window is healthy. */
         @SuppressWarnings("unused") // accessed through TAIL
         private volatile long tail = NO_BAD;
 
@@ -469,9 +510,6 @@ public abstract class CombiningWindow implements Window {
         private volatile long head;
 
         private final int[] entries = new int[BUFFER];
-
-        @SuppressWarnings("unused")
-        private long p11, p12, p13, p14, p15, p16;
 
         private static int bad(long packed) {
             return (int) (packed >>> 32) & BAD_MASK;
@@ -534,14 +572,22 @@ public abstract class CombiningWindow implements Window {
             }
         }
 
+        /** Entries drained so far, modulo 2^32; holder only. */
+        long drainedSoFar() {
+            return (int) (long) HEAD.getOpaque(this) & POSITION;
+        }
+
         /** Applies what is buffered, in order; holder only. */
         boolean drain(CombiningWindow window) {
             long h = (long) HEAD.getOpaque(this);
             int claimed = (int) (long) TAIL.getVolatile(this);
             int at = (int) h;
+            if (at == claimed) {
+                return false;
+            }
             int drainedBad = 0;
             boolean trips = false;
-            while (at != claimed) {
+            do {
                 int slot = at & MASK;
                 int entry = (int) ENTRIES.getAcquire(entries, slot);
                 for (int spins = 0; entry == 0; spins++) {
@@ -555,16 +601,15 @@ public abstract class CombiningWindow implements Window {
                     entry = (int) ENTRIES.getAcquire(entries, slot);
                 }
                 entries[slot] = 0;
-                trips |= window.apply(entry);
-                if ((entry & (FAILED | SLOW)) != 0) {
+                int outcome = entry & (FAILED | SLOW);
+                trips |= window.applyLocked(outcome, entry >>> STAMP_SHIFT);
+                if (outcome != 0) {
                     drainedBad++;
                 }
                 at++;
-            }
-            if (at != (int) h) {
-                // after the zeroing, so a producer reusing a slot finds it empty
-                HEAD.setRelease(this, pack(at, bad(h) + drainedBad, 0));
-            }
+            } while (at != claimed);
+            // after the zeroing, so a producer reusing a slot finds it empty
+            HEAD.setRelease(this, pack(at, bad(h) + drainedBad, 0));
             return trips;
         }
     }

@@ -18,8 +18,8 @@ public final class Footprint {
     private static final int COUNT = 20_000;
     /** The test's own holder per window: an Object[2] (24 B), a long[1] (24 B) and the ticker lambda (16 B). */
     private static final long HOLDER_BYTES = 64;
-    /** The time window's stripes per bucket on this machine (its own rule, read from it). */
-    private static final int STRIPES = dev.breaker.window.time.internal.BucketWindow.STRIPES;
+    /** Threads that record into each window of the "contended" rows, so that each makes its stripe. */
+    private static final int CONTENDERS = 4;
 
     private Footprint() {}
 
@@ -70,11 +70,50 @@ public final class Footprint {
                     - HOLDER_BYTES;
             System.out.printf(Locale.ROOT, "| %s: %s | %d B |%n", shape, factory.describe(), bytes);
         }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(CONTENDERS);
+        try {
+            for (Subjects.Shape shape : Subjects.Shape.values()) {
+                dev.breaker.spi.WindowFactory factory = Subjects.window(shape);
+                long bytes = perObject(() -> {
+                            long[] now = {0};
+                            dev.breaker.spi.Window w = factory.create(() -> now[0]);
+                            fill(() -> {
+                                w.record(false, false);
+                                now[0] += 100_000_000L;
+                            });
+                            recordFromEveryThread(pool, w);
+                            return new Object[] {w, now};
+                        })
+                        - HOLDER_BYTES;
+                System.out.printf(Locale.ROOT, "| %s after %d threads recorded | %d B |%n", shape, CONTENDERS, bytes);
+            }
+        } finally {
+            pool.shutdown();
+        }
         System.out.println();
         System.out.println(
-                "(dev.breaker's time buckets are made lazily; here all 10 exist. The breaker figures of dev.breaker "
-                        + "include the test's holder and fake ticker, about 64 B; the window figures do not. "
-                        + "Counter stripes per time bucket on this machine: " + STRIPES + ")");
+                "(The breaker figures of dev.breaker include the test's holder and fake ticker, about 64 B; the "
+                        + "window figures do not. A rate window makes a buffer stripe for each thread that records into it, "
+                        + "at a fixed stripe per thread, at most "
+                        + 2 * Runtime.getRuntime().availableProcessors()
+                        + " stripes on this machine: the last rows show what contention adds.)");
+    }
+
+    /** Each pooled thread records one outcome into the window, making its stripe. */
+    private static void recordFromEveryThread(java.util.concurrent.ExecutorService pool, dev.breaker.spi.Window w) {
+        java.util.List<java.util.concurrent.Callable<Boolean>> tasks = new java.util.ArrayList<>();
+        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(CONTENDERS);
+        for (int i = 0; i < CONTENDERS; i++) {
+            tasks.add(() -> {
+                together.await();
+                return w.record(false, false);
+            });
+        }
+        try {
+            pool.invokeAll(tasks);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Records 100 outcomes: enough to fill a ring of 100. */

@@ -40,11 +40,23 @@ public final class Subjects {
     }
 
     static CircuitBreaker ours(Shape shape, boolean open, dev.breaker.Ticker ticker) {
-        CircuitBreaker breaker = CircuitBreaker.builder("bench")
+        return ours(shape, open, ticker, null);
+    }
+
+    /** With a slow-call threshold (slow-call rate threshold: 100%, everyone's default). */
+    static CircuitBreaker ours(Shape shape, boolean open, Duration slowCallThreshold) {
+        return ours(shape, open, dev.breaker.Ticker.system(), slowCallThreshold);
+    }
+
+    private static CircuitBreaker ours(Shape shape, boolean open, dev.breaker.Ticker ticker, Duration slow) {
+        dev.breaker.CircuitBreakerBuilder b = CircuitBreaker.builder("bench")
                 .window(window(shape))
                 .cooldown(COOLDOWN)
-                .ticker(ticker)
-                .build();
+                .ticker(ticker);
+        if (slow != null) {
+            b.slowCallThreshold(slow);
+        }
+        CircuitBreaker breaker = b.build();
         if (open) {
             while (breaker.state() != dev.breaker.State.OPEN) {
                 breaker.tryAcquire().onFailure(0, null);
@@ -73,7 +85,14 @@ public final class Subjects {
     }
 
     static io.github.resilience4j.circuitbreaker.CircuitBreaker resilience4j(Shape shape, boolean open) {
+        return resilience4j(shape, open, null);
+    }
+
+    static io.github.resilience4j.circuitbreaker.CircuitBreaker resilience4j(Shape shape, boolean open, Duration slow) {
         CircuitBreakerConfig.Builder config = CircuitBreakerConfig.custom().waitDurationInOpenState(COOLDOWN);
+        if (slow != null) {
+            config.slowCallDurationThreshold(slow).slowCallRateThreshold(100);
+        }
         switch (shape) {
             case CONSECUTIVE ->
                 config.slidingWindowType(SlidingWindowType.COUNT_BASED)

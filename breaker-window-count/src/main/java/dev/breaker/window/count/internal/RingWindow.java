@@ -36,6 +36,7 @@ public final class RingWindow extends CombiningWindow {
     private final int fullFailing;
 
     private final int fullSlow;
+    private final int minimumCalls;
     // the exact state, written by the lock holder only
     private final byte[] ring;
     private int cursor;
@@ -43,6 +44,11 @@ public final class RingWindow extends CombiningWindow {
     private int failures;
     private int slowCalls;
     private int run;
+    /** The fewest failing (slow) outcomes that trip at {@link #marginCalls} calls; valid while calls only grow. */
+    private int marginFailing;
+
+    private int marginSlow;
+    private int marginCalls = -1;
 
     private RingWindow(int size, RateThresholds thresholds, int consecutiveFailures) {
         this.size = size;
@@ -51,6 +57,7 @@ public final class RingWindow extends CombiningWindow {
         this.ring = new byte[size];
         this.fullFailing = fewestTripping(thresholds.failureRateThreshold(), size);
         this.fullSlow = fewestTripping(thresholds.slowCallRateThreshold(), size);
+        this.minimumCalls = thresholds.minimumCalls();
     }
 
     /**
@@ -91,20 +98,23 @@ public final class RingWindow extends CombiningWindow {
     @Override
     protected boolean applyLocked(int outcome, int stamp) {
         int at = cursor;
+        cursor = at + 1 == size ? 0 : at + 1;
+        boolean trips;
         if (calls == size) {
             int evicted = ring[at];
-            failures -= evicted & FAILED;
-            slowCalls -= (evicted & SLOW) >> 1;
+            if (evicted != outcome) { // the same outcome in and out changes no total
+                ring[at] = (byte) outcome;
+                failures += (outcome & FAILED) - (evicted & FAILED);
+                slowCalls += ((outcome & SLOW) - (evicted & SLOW)) >> 1;
+            }
+            trips = (failures >= fullFailing || slowCalls >= fullSlow) && size >= minimumCalls;
         } else {
             calls++;
+            ring[at] = (byte) outcome;
+            failures += outcome & FAILED;
+            slowCalls += (outcome & SLOW) >> 1;
+            trips = thresholds.trips(calls, failures, slowCalls);
         }
-        ring[at] = (byte) outcome;
-        failures += outcome & FAILED;
-        slowCalls += (outcome & SLOW) >> 1;
-        cursor = at + 1 == size ? 0 : at + 1;
-        boolean trips = calls == size
-                ? calls >= thresholds.minimumCalls() && (failures >= fullFailing || slowCalls >= fullSlow)
-                : thresholds.trips(calls, failures, slowCalls);
         if (streakLimit > 0) {
             run = (outcome & FAILED) == 0 ? 0 : Math.min(run + 1, streakLimit);
             trips |= run >= streakLimit;
@@ -120,9 +130,16 @@ public final class RingWindow extends CombiningWindow {
             f = fullFailing;
             s = fullSlow;
         } else {
-            long c = Math.max(thresholds.minimumCalls(), calls);
-            f = fewestTripping(thresholds.failureRateThreshold(), c);
-            s = fewestTripping(thresholds.slowCallRateThreshold(), c);
+            // calls only grow until the ring is full, and more calls need more bad outcomes to trip:
+            // a margin computed at fewer calls is smaller, so still safe; recompute now and then
+            int c = Math.max(thresholds.minimumCalls(), calls);
+            if (marginCalls < 0 || c >= marginCalls + Math.max(1, marginCalls >> 3)) {
+                marginCalls = c;
+                marginFailing = fewestTripping(thresholds.failureRateThreshold(), c);
+                marginSlow = fewestTripping(thresholds.slowCallRateThreshold(), c);
+            }
+            f = marginFailing;
+            s = marginSlow;
         }
         int safe = Math.min(f - 1 - failures, s - 1 - slowCalls);
         return streakLimit > 0 ? Math.min(safe, streakLimit - 1 - run) : safe;

@@ -62,6 +62,11 @@ public final class BucketWindow extends CombiningWindow {
     private long slowCalls;
     /** Slots visited by rotation and by stragglers' queue inserts, for the tests that hold rotation to O(1). */
     long rotationSteps;
+    /** The fewest failing (slow) outcomes that trip at {@link #marginCalls} calls; valid in this epoch while calls only grow. */
+    private long marginFailing;
+
+    private long marginSlow;
+    private long marginCalls = -1;
 
     private BucketWindow(Ticker ticker, long width, int buckets, RateThresholds thresholds) {
         this.ticker = ticker;
@@ -161,6 +166,7 @@ public final class BucketWindow extends CombiningWindow {
         }
         current = epoch;
         latest = epoch;
+        marginCalls = -1; // buckets left: calls may have fallen, so the margin is computed afresh
     }
 
     /** Gives an empty slot to an epoch in the window, keeping the queue in epoch order (a straggler goes back). */
@@ -178,9 +184,16 @@ public final class BucketWindow extends CombiningWindow {
 
     @Override
     protected int safeBadOutcomesLocked() {
+        // within an epoch calls only grow, and more calls need more bad outcomes to trip: a margin
+        // computed at fewer calls is smaller, so still safe; recompute now and then, and at every epoch
         long c = Math.max(thresholds.minimumCalls(), calls);
-        long f = fewestTripping(thresholds.failureRateThreshold(), c) - 1 - failures;
-        long s = fewestTripping(thresholds.slowCallRateThreshold(), c) - 1 - slowCalls;
+        if (marginCalls < 0 || c >= marginCalls + Math.max(1, marginCalls >> 3)) {
+            marginCalls = c;
+            marginFailing = fewestTripping(thresholds.failureRateThreshold(), c);
+            marginSlow = fewestTripping(thresholds.slowCallRateThreshold(), c);
+        }
+        long f = marginFailing - 1 - failures;
+        long s = marginSlow - 1 - slowCalls;
         return (int) Math.max(-1, Math.min(Integer.MAX_VALUE, Math.min(f, s)));
     }
 
