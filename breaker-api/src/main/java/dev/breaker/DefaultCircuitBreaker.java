@@ -69,7 +69,6 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private final HalfOpenPolicy policy;
     private final int probes;
     private final long firstCooldownNanos;
-    private final String description;
     private final FailureClassifier classifier;
     final Ticker ticker;
     /** Calls at least this long are slow; 0 when no threshold is set (then {@link #timed} is false). */
@@ -105,7 +104,6 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         this.maxHalfOpenNanos = config.maxHalfOpenDuration().toNanos();
         this.rejectionStackTraces = config.rejectionStackTraces();
         this.trackedPermits = config.trackedPermits();
-        this.description = Names.describe(windows::describe, windows) + ", " + Names.describe(policy::toString, policy);
         this.current = new AtomicReference<>(Snapshot.closed(this, 0, ticker.read(), true, newWindow(), null));
         this.events = wiring.listeners().isEmpty()
                 ? null
@@ -126,7 +124,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private Window newWindow() {
         Window w = windows.create(ticker);
         if (w == null) {
-            throw new IllegalStateException("window factory " + description + " returned null from create()");
+            throw new IllegalStateException("window factory " + describe() + " returned null from create()");
         }
         return w;
     }
@@ -134,7 +132,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private WindowCounts counts(Window w) {
         WindowCounts c = w.counts();
         if (c == null) {
-            throw new IllegalStateException("window of " + description + " returned null from counts()");
+            throw new IllegalStateException("window of " + describe() + " returned null from counts()");
         }
         return c;
     }
@@ -604,7 +602,12 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     @Override
     public String toString() {
         Snapshot s = current.get();
-        return "CircuitBreaker[" + name + ", " + s.state + ", generation " + s.generation + ", " + description + "]";
+        return "CircuitBreaker[" + name + ", " + s.state + ", generation " + s.generation + ", " + describe() + "]";
+    }
+
+    /** The window and the policy, as they say; safe from a plugin whose description throws. */
+    private String describe() {
+        return Names.describe(windows::describe, windows) + ", " + Names.describe(policy::toString, policy);
     }
 
     // ---------------------------------------------------------------- failures of plugins

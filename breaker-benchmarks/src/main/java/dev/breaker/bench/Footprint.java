@@ -106,7 +106,11 @@ public final class Footprint {
         for (int i = 0; i < CONTENDERS; i++) {
             tasks.add(() -> {
                 together.await();
-                return w.record(false, false);
+                boolean tripped = false;
+                for (int n = 0; n < 200; n++) { // long enough to collide, so the buffers are made
+                    tripped |= w.record(false, false);
+                }
+                return tripped;
             });
         }
         try {

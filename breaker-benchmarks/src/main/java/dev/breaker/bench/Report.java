@@ -91,9 +91,8 @@ public final class Report {
         if (library.equals("floor")) {
             scenario = "floor: " + method;
         }
-        String shape = r.getParams().getParam("shape");
-        if (shape != null) {
-            scenario += " " + shape;
+        for (String key : r.getParams().getParamsKeys()) { // every parameter: shape, mix, ...
+            scenario += " " + r.getParams().getParam(key);
         }
         Result<?> primary = r.getPrimaryResult();
         Result<?> alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");

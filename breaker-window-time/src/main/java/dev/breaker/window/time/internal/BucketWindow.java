@@ -49,9 +49,8 @@ public final class BucketWindow extends CombiningWindow {
     /** Each slot's epoch, or -1 while it holds nothing. */
     private final long[] slotEpoch;
 
-    private final int[] slotCalls;
-    private final int[] slotFailures;
-    private final int[] slotSlow;
+    /** Per slot, three counters in a row: calls, failures, slow calls. */
+    private final int[] slotCounts;
     /** The slots holding outcomes, oldest epoch first: a ring queue. */
     private final int[] order;
 
@@ -76,9 +75,7 @@ public final class BucketWindow extends CombiningWindow {
         this.thresholds = thresholds;
         this.slotEpoch = new long[buckets];
         java.util.Arrays.fill(slotEpoch, -1);
-        this.slotCalls = new int[buckets];
-        this.slotFailures = new int[buckets];
-        this.slotSlow = new int[buckets];
+        this.slotCounts = new int[3 * buckets];
         this.order = new int[buckets];
     }
 
@@ -131,14 +128,15 @@ public final class BucketWindow extends CombiningWindow {
             if (slotEpoch[slot] != epoch) {
                 occupy(slot, epoch);
             }
-            slotCalls[slot]++;
+            int at = 3 * slot;
+            slotCounts[at]++;
             calls++;
             if ((outcome & FAILED) != 0) {
-                slotFailures[slot]++;
+                slotCounts[at + 1]++;
                 failures++;
             }
             if ((outcome & SLOW) != 0) {
-                slotSlow[slot]++;
+                slotCounts[at + 2]++;
                 slowCalls++;
             }
         }
@@ -154,12 +152,13 @@ public final class BucketWindow extends CombiningWindow {
                 break;
             }
             rotationSteps++;
-            calls -= slotCalls[slot];
-            failures -= slotFailures[slot];
-            slowCalls -= slotSlow[slot];
-            slotCalls[slot] = 0;
-            slotFailures[slot] = 0;
-            slotSlow[slot] = 0;
+            int at = 3 * slot;
+            calls -= slotCounts[at];
+            failures -= slotCounts[at + 1];
+            slowCalls -= slotCounts[at + 2];
+            slotCounts[at] = 0;
+            slotCounts[at + 1] = 0;
+            slotCounts[at + 2] = 0;
             slotEpoch[slot] = -1;
             orderHead = orderHead + 1 == buckets ? 0 : orderHead + 1;
             orderSize--;
