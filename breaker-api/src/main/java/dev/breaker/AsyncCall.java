@@ -67,7 +67,7 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
         Permit permit;
         long start;
         try {
-            permit = breaker.acquire(true);
+            permit = Calls.permitOrThrow(breaker);
         } catch (Throwable rejectedOrFailed) { // a rejection, or a ticker that failed while deciding
             return failed(rejectedOrFailed, fallback);
         }

@@ -21,7 +21,7 @@ final class Calls {
 
     static <T> T call(DefaultCircuitBreaker b, Callable<T> callable) throws Exception {
         Objects.requireNonNull(callable, "callable");
-        Permit permit = b.acquire(true);
+        Permit permit = permitOrThrow(b);
         long start = start(b, permit);
         T result;
         try {
@@ -36,7 +36,7 @@ final class Calls {
 
     static <T> T get(DefaultCircuitBreaker b, Supplier<T> supplier) {
         Objects.requireNonNull(supplier, "supplier");
-        Permit permit = b.acquire(true);
+        Permit permit = permitOrThrow(b);
         long start = start(b, permit);
         T result;
         try {
@@ -51,7 +51,7 @@ final class Calls {
 
     static void run(DefaultCircuitBreaker b, Runnable runnable) {
         Objects.requireNonNull(runnable, "runnable");
-        Permit permit = b.acquire(true);
+        Permit permit = permitOrThrow(b);
         long start = start(b, permit);
         try {
             runnable.run();
@@ -92,6 +92,15 @@ final class Calls {
         } catch (RuntimeException e) {
             fallback.accept(e);
         }
+    }
+
+    /** The permit for a call, or the rejection thrown here, where the JIT can see the caller's catch. */
+    static Permit permitOrThrow(DefaultCircuitBreaker b) {
+        Object decision = b.acquireForCall();
+        if (decision instanceof CallNotPermittedException rejected) {
+            throw rejected;
+        }
+        return (Permit) decision;
     }
 
     /** The start time of a timed call; a ticker that fails here gives the permit back, and the call is not made. */

@@ -163,41 +163,52 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
 
     @Override
     public Permit tryAcquire() {
-        return acquire(false);
+        return acquire();
     }
 
-    /**
-     * The permit decision. With {@code throwing}, a rejection is thrown as the exception, built
-     * from the same clock reading and snapshot that decided it (the execute methods need no
-     * second reading to say when a probe will next be allowed).
-     */
-    Permit acquire(boolean throwing) {
+    /** The permit decision for {@link #tryAcquire()}: a rejection is a {@link RejectedPermit}. */
+    private Permit acquire() {
         Snapshot s = current.get();
         if (s.state == State.CLOSED) {
             return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
         }
-        return acquireSlow(s, throwing);
+        return (Permit) acquireSlow(s, false);
     }
 
-    private Permit acquireSlow(Snapshot s, boolean throwing) {
+    /**
+     * The permit decision for the execute methods: a granted {@link Permit}, or the
+     * {@link CallNotPermittedException} to throw, built from the same clock reading and snapshot
+     * that decided it. Returned, not thrown, so that the throw happens in the small execute
+     * method, where the JIT can compile it with the caller's catch (a throw deep in the slow path
+     * unwinds through the runtime, several times slower).
+     */
+    Object acquireForCall() {
+        Snapshot s = current.get();
+        if (s.state == State.CLOSED) {
+            return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
+        }
+        return acquireSlow(s, true);
+    }
+
+    private Object acquireSlow(Snapshot s, boolean forCall) {
         for (; ; s = current.get()) {
             if (s.state == State.CLOSED) {
                 return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
             }
             if (s.state == State.ISOLATED) {
-                return reject(RejectedPermit.ISOLATED, throwing, -1);
+                return reject(RejectedPermit.ISOLATED, forCall, -1);
             }
             long now = ticker.read(); // a throwing ticker propagates here: nothing was granted or changed
             if (!s.sinceKnown) { // OPEN, and the ticker failed when it opened: the cooldown starts now
                 if (current.compareAndSet(s, s.startedAt(now))) {
-                    return reject(RejectedPermit.OPEN, throwing, s.cooldownNanos);
+                    return reject(RejectedPermit.OPEN, forCall, s.cooldownNanos);
                 }
                 continue;
             }
             long elapsed = Math.max(0, now - s.since); // a ticker that stepped back has not moved on
             if (s.state == State.OPEN) {
                 if (elapsed < s.cooldownNanos) {
-                    return reject(RejectedPermit.OPEN, throwing, s.cooldownNanos - elapsed);
+                    return reject(RejectedPermit.OPEN, forCall, s.cooldownNanos - elapsed);
                 }
                 Snapshot next = Snapshot.halfOpen(
                         s.generation + 1,
@@ -213,10 +224,10 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             } else if (elapsed >= maxHalfOpenNanos) { // HALF_OPEN, round expired
                 Snapshot reopened = reopen(s, now, true, TransitionReason.HALF_OPEN_TIMEOUT);
                 if (transition(s, reopened)) {
-                    return reject(RejectedPermit.OPEN, throwing, reopened.cooldownNanos);
+                    return reject(RejectedPermit.OPEN, forCall, reopened.cooldownNanos);
                 }
             } else if (s.admitted >= probes) {
-                return reject(RejectedPermit.HALF_OPEN, throwing, maxHalfOpenNanos - elapsed);
+                return reject(RejectedPermit.HALF_OPEN, forCall, maxHalfOpenNanos - elapsed);
             } else if (current.compareAndSet(s, s.withProbes(s.admitted + 1, s.successes, s.failures))) {
                 return new ProbePermit(this, s.generation);
             }
@@ -224,14 +235,14 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     }
 
     /**
-     * Counts a rejection and answers it.
+     * Counts a rejection and answers it: the permit, or for a call the exception to throw.
      *
      * @param retryAfterNanos until a probe may be allowed, or -1 when only reset() will
      */
-    private Permit reject(RejectedPermit permit, boolean throwing, long retryAfterNanos) {
+    private Object reject(RejectedPermit permit, boolean forCall, long retryAfterNanos) {
         rejected.increment();
-        if (throwing) {
-            throw new CallNotPermittedException(name, permit.state, retryAfterNanos, rejectionStackTraces);
+        if (forCall) {
+            return new CallNotPermittedException(name, permit.state, retryAfterNanos, rejectionStackTraces);
         }
         return permit;
     }
