@@ -279,7 +279,9 @@ public abstract class CombiningWindow implements Window {
             }
             Thread.onSpinWait();
         }
-        FLAGS.getAndBitwiseOr(this, URGENT);
+        if (((int) FLAGS.getVolatile(this) & URGENT) == 0) { // read first: under contention it is mostly up already
+            FLAGS.getAndBitwiseOr(this, URGENT);
+        }
         if (tryLock()) { // the holder left meanwhile: decide it here
             boolean trips;
             try {
