@@ -295,16 +295,10 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
 
     /** CLOSED to OPEN after the window tripped; a failed CAS means another thread already moved on. */
     private void trip(Snapshot s) {
-        long now;
-        boolean known = true;
-        Throwable failure = null;
-        try {
-            now = ticker.read();
-        } catch (Throwable t) { // open anyway: the first good reading will start the cooldown
-            now = s.since;
-            known = false;
-            failure = t;
-        }
+        Reading clock = Reading.of(ticker); // a broken ticker opens anyway: the first good reading starts the cooldown
+        boolean known = clock.known;
+        long now = known ? clock.now : s.since;
+        Throwable failure = clock.failure;
         long cooldown = cooldownFor(1, firstCooldownNanos);
         WindowCounts frozen = WindowCounts.empty();
         try {
@@ -339,16 +333,11 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             releaseProbe(permit.generation);
             return;
         }
-        long now;
-        boolean known = true;
-        Throwable failure = null;
-        try {
-            now = ticker.read();
-        } catch (Throwable t) { // judge the outcome without the timeout check; a reopening starts its cooldown later
-            now = 0;
-            known = false;
-            failure = t;
-        }
+        Reading clock =
+                Reading.of(ticker); // broken: judge without the timeout check; a reopening starts its cooldown later
+        boolean known = clock.known;
+        long now = clock.now;
+        Throwable failure = clock.failure;
         boolean failed = outcome == Outcome.FAILURE || slow(durationNanos);
         for (; ; ) {
             Snapshot s = current.get();
@@ -476,15 +465,10 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
 
     @Override
     public void isolate() {
-        long now = 0;
-        boolean known = true;
-        Throwable failure = null;
-        try {
-            now = ticker.read();
-        } catch (Throwable t) { // isolating must work even so
-            known = false;
-            failure = t;
-        }
+        Reading clock = Reading.of(ticker); // isolating must work even with a broken ticker
+        boolean known = clock.known;
+        long now = clock.now;
+        Throwable failure = clock.failure;
         for (Snapshot s = current.get(); s.state != State.ISOLATED; s = current.get()) {
             WindowCounts frozen = s.frozen;
             if (frozen == null) {
@@ -514,15 +498,10 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     @Override
     public void reset() {
         Window fresh = newWindow(); // a factory that fails leaves the breaker as it was
-        long now = 0;
-        boolean known = true;
-        Throwable failure = null;
-        try {
-            now = ticker.read();
-        } catch (Throwable t) { // resetting must work even so
-            known = false;
-            failure = t;
-        }
+        Reading clock = Reading.of(ticker); // resetting must work even with a broken ticker
+        boolean known = clock.known;
+        long now = clock.now;
+        Throwable failure = clock.failure;
         for (; ; ) {
             Snapshot s = current.get();
             long at = known ? now : s.since;
@@ -622,6 +601,27 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     }
 
     // ---------------------------------------------------------------- failures of plugins
+
+    /** A reading of the ticker that may have failed: then {@code known} is false and {@code failure} says why. */
+    private static final class Reading {
+        final long now;
+        final boolean known;
+        final Throwable failure;
+
+        private Reading(long now, boolean known, Throwable failure) {
+            this.now = now;
+            this.known = known;
+            this.failure = failure;
+        }
+
+        static Reading of(Ticker ticker) {
+            try {
+                return new Reading(ticker.read(), true, null);
+            } catch (Throwable t) {
+                return new Reading(0, false, t);
+            }
+        }
+    }
 
     /** Keeps the first failure, the later ones suppressed in it. */
     static Throwable combine(Throwable first, Throwable next) {

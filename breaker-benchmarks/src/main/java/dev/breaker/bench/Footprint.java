@@ -58,33 +58,13 @@ public final class Footprint {
         System.out.println("|---|---:|");
         for (Subjects.Shape shape : Subjects.Shape.values()) {
             dev.breaker.spi.WindowFactory factory = Subjects.window(shape);
-            long bytes = perObject(() -> {
-                        long[] now = {0};
-                        dev.breaker.spi.Window w = factory.create(() -> now[0]);
-                        fill(() -> {
-                            w.record(false, false);
-                            now[0] += 100_000_000L;
-                        });
-                        return new Object[] {w, now};
-                    })
-                    - HOLDER_BYTES;
-            System.out.printf(Locale.ROOT, "| %s: %s | %d B |%n", shape, factory.describe(), bytes);
+            System.out.printf(
+                    Locale.ROOT, "| %s: %s | %d B |%n", shape, factory.describe(), windowBytes(factory, null));
         }
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(CONTENDERS);
         try {
             for (Subjects.Shape shape : Subjects.Shape.values()) {
-                dev.breaker.spi.WindowFactory factory = Subjects.window(shape);
-                long bytes = perObject(() -> {
-                            long[] now = {0};
-                            dev.breaker.spi.Window w = factory.create(() -> now[0]);
-                            fill(() -> {
-                                w.record(false, false);
-                                now[0] += 100_000_000L;
-                            });
-                            recordFromEveryThread(pool, w);
-                            return new Object[] {w, now};
-                        })
-                        - HOLDER_BYTES;
+                long bytes = windowBytes(Subjects.window(shape), pool);
                 System.out.printf(Locale.ROOT, "| %s after %d threads recorded | %d B |%n", shape, CONTENDERS, bytes);
             }
         } finally {
@@ -99,7 +79,24 @@ public final class Footprint {
                         + " stripes on this machine: the last rows show what contention adds.)");
     }
 
-    /** Each pooled thread records one outcome into the window, making its stripe. */
+    /** A filled window's retained bytes, less the holder; when {@code pool} is given, after its threads recorded too. */
+    private static long windowBytes(dev.breaker.spi.WindowFactory factory, java.util.concurrent.ExecutorService pool) {
+        return perObject(() -> {
+                    long[] now = {0};
+                    dev.breaker.spi.Window w = factory.create(() -> now[0]);
+                    fill(() -> {
+                        w.record(false, false);
+                        now[0] += 100_000_000L;
+                    });
+                    if (pool != null) {
+                        recordFromEveryThread(pool, w);
+                    }
+                    return new Object[] {w, now};
+                })
+                - HOLDER_BYTES;
+    }
+
+    /** Each pooled thread records outcomes into the window at once, making its stripe when they collide. */
     private static void recordFromEveryThread(java.util.concurrent.ExecutorService pool, dev.breaker.spi.Window w) {
         java.util.List<java.util.concurrent.Callable<Boolean>> tasks = new java.util.ArrayList<>();
         java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(CONTENDERS);
