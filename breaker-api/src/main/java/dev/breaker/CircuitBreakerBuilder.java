@@ -147,6 +147,18 @@ public final class CircuitBreakerBuilder {
     }
 
     /**
+     * The longest a dependency's "retry after" opens the breaker; see
+     * {@link CircuitBreakerConfig.Builder#backOffMax}.
+     *
+     * @param max longer than zero
+     * @return this builder
+     */
+    public CircuitBreakerBuilder backOffMax(java.time.Duration max) {
+        config.backOffMax(max);
+        return this;
+    }
+
+    /**
      * The time source; a fake one in tests.
      *
      * @param ticker monotonic nanoseconds

@@ -36,6 +36,7 @@ import java.util.Optional;
  * <tr><td>{@code classifier}</td><td>{@link FailureClassifier#defaults()}</td></tr>
  * <tr><td>{@code rejectionStackTraces}</td><td>false</td></tr>
  * <tr><td>{@code trackedPermits}</td><td>false: CLOSED permits are shared, allocation-free</td></tr>
+ * <tr><td>{@code backOffMax}</td><td>10 min: the longest a dependency's "retry after" opens the breaker</td></tr>
  * </table>
  *
  * <p>Equality compares every setting; windows, policies and classifiers by their own
@@ -52,6 +53,8 @@ public final class CircuitBreakerConfig {
     public static final int DEFAULT_PROBES = 1;
     /** How long a half-open round may go without a decision, by default. */
     public static final Duration DEFAULT_MAX_HALF_OPEN_DURATION = Duration.ofSeconds(60);
+    /** The longest back-off a dependency may ask for, by default (SPEC rule 19). */
+    public static final Duration DEFAULT_BACK_OFF_MAX = Duration.ofMinutes(10);
 
     private static final CircuitBreakerConfig DEFAULTS = new Builder().build();
 
@@ -64,6 +67,7 @@ public final class CircuitBreakerConfig {
     private final FailureClassifier classifier;
     private final boolean rejectionStackTraces;
     private final boolean trackedPermits;
+    private final Duration backOffMax;
 
     private CircuitBreakerConfig(Builder b, HalfOpenPolicy halfOpen) {
         this.window = b.window;
@@ -73,6 +77,7 @@ public final class CircuitBreakerConfig {
         this.classifier = b.classifier;
         this.rejectionStackTraces = b.rejectionStackTraces;
         this.trackedPermits = b.trackedPermits;
+        this.backOffMax = b.backOffMax;
     }
 
     /**
@@ -168,6 +173,15 @@ public final class CircuitBreakerConfig {
         return trackedPermits;
     }
 
+    /**
+     * The longest a dependency's "retry after" opens the breaker (SPEC rule 19).
+     *
+     * @return the cap
+     */
+    public Duration backOffMax() {
+        return backOffMax;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof CircuitBreakerConfig c
@@ -177,7 +191,8 @@ public final class CircuitBreakerConfig {
                 && maxHalfOpenDuration.equals(c.maxHalfOpenDuration)
                 && classifier.equals(c.classifier)
                 && rejectionStackTraces == c.rejectionStackTraces
-                && trackedPermits == c.trackedPermits;
+                && trackedPermits == c.trackedPermits
+                && backOffMax.equals(c.backOffMax);
     }
 
     @Override
@@ -189,7 +204,8 @@ public final class CircuitBreakerConfig {
                 maxHalfOpenDuration,
                 classifier,
                 rejectionStackTraces,
-                trackedPermits);
+                trackedPermits,
+                backOffMax);
     }
 
     @Override
@@ -200,7 +216,8 @@ public final class CircuitBreakerConfig {
                 + ", maxHalfOpenDuration=" + maxHalfOpenDuration
                 + ", classifier=" + Names.describe(classifier::toString, classifier)
                 + ", rejectionStackTraces=" + rejectionStackTraces
-                + ", trackedPermits=" + trackedPermits + "]";
+                + ", trackedPermits=" + trackedPermits
+                + ", backOffMax=" + backOffMax + "]";
     }
 
     /**
@@ -226,6 +243,7 @@ public final class CircuitBreakerConfig {
         private FailureClassifier classifier = FailureClassifier.defaults();
         private boolean rejectionStackTraces;
         private boolean trackedPermits;
+        private Duration backOffMax = DEFAULT_BACK_OFF_MAX;
 
         private Builder() {}
 
@@ -242,6 +260,7 @@ public final class CircuitBreakerConfig {
             this.classifier = from.classifier;
             this.rejectionStackTraces = from.rejectionStackTraces;
             this.trackedPermits = from.trackedPermits;
+            this.backOffMax = from.backOffMax;
         }
 
         /**
@@ -355,6 +374,19 @@ public final class CircuitBreakerConfig {
          */
         public Builder trackedPermits(boolean enabled) {
             this.trackedPermits = enabled;
+            return this;
+        }
+
+        /**
+         * The longest a dependency's "retry after" opens the breaker (SPEC rule 19): a longer
+         * delay is cut to this.
+         *
+         * @param max longer than zero
+         * @return this builder
+         */
+        public Builder backOffMax(Duration max) {
+            Durations.positive("backOffMax", max);
+            this.backOffMax = max;
             return this;
         }
 

@@ -16,6 +16,11 @@ final class ClosedPermit extends GrantedPermit {
     }
 
     @Override
+    void backOff(long delayNanos) {
+        breaker.backOffClosed(generation, delayNanos);
+    }
+
+    @Override
     public String toString() {
         return "Permit[CLOSED, generation " + generation + "]";
     }

@@ -76,6 +76,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
 
     final boolean timed;
     private final long maxHalfOpenNanos;
+    private final long backOffMaxNanos;
     private final boolean rejectionStackTraces;
     private final boolean trackedPermits;
     /** Null when there is no listener: publishing then costs nothing. */
@@ -102,6 +103,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         this.slowCallNanos = config.slowCallThreshold().map(Duration::toNanos).orElse(0L);
         this.timed = slowCallNanos > 0;
         this.maxHalfOpenNanos = config.maxHalfOpenDuration().toNanos();
+        this.backOffMaxNanos = config.backOffMax().toNanos();
         this.rejectionStackTraces = config.rejectionStackTraces();
         this.trackedPermits = config.trackedPermits();
         this.current = new AtomicReference<>(Snapshot.closed(this, 0, ticker.read(), true, newWindow(), null));
@@ -318,6 +320,89 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                         frozen,
                         event(s, State.OPEN, TransitionReason.WINDOW_TRIPPED, now)));
         rethrow(failure);
+    }
+
+    /** The classifier's back-off verdict on a failed call, capped; 0 for an ordinary failure (SPEC rule 19). */
+    long backOffNanos(Object result, Throwable failure) {
+        long delay = classifier.retryAfterNanos(result, failure == null ? null : Causes.unwrap(failure));
+        return delay <= 0 ? 0 : Math.min(delay, backOffMaxNanos);
+    }
+
+    /** The back-off a caller's own failure report asks for: only a {@link RetryAfter} exception's, capped. */
+    long retryAfterOf(Throwable failure) {
+        if (failure == null) {
+            return 0;
+        }
+        long delay = dev.breaker.internal.DefaultClassifier.retryAfterNanos(Causes.unwrap(failure));
+        return delay <= 0 ? 0 : Math.min(delay, backOffMaxNanos);
+    }
+
+    /** A CLOSED-era permit's back-off: open at once for the delay, unless its generation ended (late). */
+    void backOffClosed(long generation, long delayNanos) {
+        for (; ; ) {
+            Snapshot s = current.get();
+            if (s.generation != generation) {
+                lateResult(generation, s.generation);
+                return;
+            }
+            if (openForBackOff(s, delayNanos)) {
+                return;
+            }
+        }
+    }
+
+    /** A probe's back-off: open at once for the delay, unless its round ended (late). */
+    void backOffProbe(ProbePermit permit, long delayNanos) {
+        if (!permit.claimReport()) {
+            duplicateReport();
+            return;
+        }
+        for (; ; ) {
+            Snapshot s = current.get();
+            if (s.generation != permit.generation) {
+                lateResult(permit.generation, s.generation);
+                return;
+            }
+            if (openForBackOff(s, delayNanos)) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * OPEN for exactly the delay the dependency asked for (capped already), with its own reason;
+     * the consecutive openings stay as they were (SPEC rules 14 and 19).
+     *
+     * @return false when another thread moved the breaker first (the caller re-reads)
+     */
+    private boolean openForBackOff(Snapshot s, long delayNanos) {
+        Reading clock = Reading.of(ticker);
+        long now = clock.known ? clock.now : s.since;
+        WindowCounts frozen = s.frozen;
+        Throwable failure = clock.failure;
+        if (frozen == null) {
+            try {
+                frozen = counts(s.window);
+            } catch (Throwable t) {
+                frozen = WindowCounts.empty();
+                failure = combine(failure, t);
+            }
+        }
+        boolean done = transition(
+                s,
+                Snapshot.open(
+                        s.generation + 1,
+                        now,
+                        clock.known,
+                        delayNanos,
+                        s.opens,
+                        s.window,
+                        frozen,
+                        event(s, State.OPEN, TransitionReason.BACK_OFF, now)));
+        if (done) {
+            rethrow(failure);
+        }
+        return done;
     }
 
     void duplicateReport() {

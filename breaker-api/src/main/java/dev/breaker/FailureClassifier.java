@@ -27,6 +27,21 @@ public interface FailureClassifier {
     Outcome classify(Object result, Throwable failure);
 
     /**
+     * For a call classified as a {@code FAILURE}: whether the dependency asked the breaker to back
+     * off, and for how long (SPEC rule 19). The breaker then opens at once for that delay (capped
+     * by the configured maximum) instead of recording an ordinary failure. The default answers
+     * the delay of a {@link RetryAfter} exception and 0 otherwise; override it to read, say, the
+     * {@code Retry-After} header of a 503 response returned as a result.
+     *
+     * @param result  what the call returned, or null
+     * @param failure what it threw (the cause under future and stage wrappers), or null
+     * @return the delay in nanoseconds; 0 or less for an ordinary failure
+     */
+    default long retryAfterNanos(Object result, Throwable failure) {
+        return DefaultClassifier.retryAfterNanos(failure);
+    }
+
+    /**
      * The default (SPEC rule 10): a thrown exception is a {@code FAILURE}, an {@code Error}
      * is {@code IGNORED}, any returned value (null included) is a {@code SUCCESS}.
      *

@@ -23,18 +23,32 @@ abstract class GrantedPermit implements Permit {
      */
     abstract void record(Outcome outcome, long durationNanos, long endNanos, boolean endKnown);
 
+    /**
+     * The dependency asked for a pause (SPEC rule 19): open at once for {@code delayNanos}, if this
+     * permit's generation is still current; otherwise the report is late.
+     */
+    abstract void backOff(long delayNanos);
+
     /** {@link #onResult}, from the execute path, which has just read the ticker at the end of the call. */
     final void onResultAt(Object result, Throwable failure, long durationNanos, long endNanos, boolean endKnown) {
         checked(durationNanos);
         Outcome outcome;
+        long backOff = 0;
         try {
             outcome = breaker.classify(result, failure);
+            if (outcome == Outcome.FAILURE) {
+                backOff = breaker.backOffNanos(result, failure);
+            }
         } catch (Throwable classifierFailed) { // anything, checked ones thrown sneakily included: the slot comes back
             release();
             DefaultCircuitBreaker.rethrow(classifierFailed);
             return;
         }
-        record(outcome, durationNanos, endNanos, endKnown);
+        if (backOff > 0) {
+            backOff(backOff);
+        } else {
+            record(outcome, durationNanos, endNanos, endKnown);
+        }
     }
 
     @Override
@@ -54,7 +68,20 @@ abstract class GrantedPermit implements Permit {
 
     @Override
     public final void onFailure(long durationNanos, Throwable failure) {
-        record(Outcome.FAILURE, checked(durationNanos));
+        checked(durationNanos);
+        long backOff;
+        try {
+            backOff = breaker.retryAfterOf(failure); // the caller's verdict: no classifier, but a RetryAfter is heard
+        } catch (Throwable retryAfterFailed) { // a RetryAfter whose getter throws: the slot comes back
+            release();
+            DefaultCircuitBreaker.rethrow(retryAfterFailed);
+            return;
+        }
+        if (backOff > 0) {
+            backOff(backOff);
+        } else {
+            record(Outcome.FAILURE, durationNanos);
+        }
     }
 
     @Override

@@ -34,7 +34,9 @@ public interface Permit {
     void onSuccess(long durationNanos);
 
     /**
-     * Reports a failure, whatever the classifier would say.
+     * Reports a failure, whatever the classifier would say. A {@link RetryAfter} failure with a
+     * positive delay opens the breaker for that delay (capped) instead (SPEC rule 19); should its
+     * {@code retryAfter()} throw, the permit is released and that exception propagates.
      *
      * @param durationNanos how long the call took, at least 0
      * @param failure       what went wrong, or null when there was no exception (a 503, say)

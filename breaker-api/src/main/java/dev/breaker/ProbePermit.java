@@ -18,6 +18,11 @@ final class ProbePermit extends OneShotPermit {
     }
 
     @Override
+    void backOff(long delayNanos) {
+        breaker.backOffProbe(this, delayNanos);
+    }
+
+    @Override
     public String toString() {
         return "Permit[HALF_OPEN probe, generation " + generation + "]";
     }

@@ -20,6 +20,15 @@ final class TrackedClosedPermit extends OneShotPermit {
     }
 
     @Override
+    void backOff(long delayNanos) {
+        if (claimReport()) {
+            breaker.backOffClosed(generation, delayNanos);
+        } else {
+            breaker.duplicateReport();
+        }
+    }
+
+    @Override
     public String toString() {
         return "Permit[CLOSED, tracked, generation " + generation + "]";
     }

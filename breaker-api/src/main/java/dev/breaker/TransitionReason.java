@@ -12,6 +12,12 @@ public enum TransitionReason {
     PROBE_FAILED,
     /** HALF_OPEN to OPEN: the round reached no decision within the maximum half-open duration. */
     HALF_OPEN_TIMEOUT,
+    /**
+     * CLOSED or HALF_OPEN to OPEN: the dependency asked the breaker to back off (SPEC rule 19); the
+     * cooldown is the delay it asked for, capped by the configured maximum, and the opening does
+     * not count as a consecutive one.
+     */
+    BACK_OFF,
     /** Any state to ISOLATED: {@link CircuitBreaker#isolate()}. */
     ISOLATED,
     /** Any state to CLOSED: {@link CircuitBreaker#reset()}. */

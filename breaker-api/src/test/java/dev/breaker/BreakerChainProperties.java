@@ -15,8 +15,8 @@ import net.jqwik.api.state.ActionChain;
 import net.jqwik.api.state.Transformer;
 
 /**
- * Stateful test: random chains of acquire, report (success, failure, release) on any held permit,
- * time steps, isolate and reset, run against the breaker and {@link BreakerModel} side by side,
+ * Stateful test: random chains of acquire, report (success, failure, release, back-off with a
+ * delay below, at and over the cap, or none) on any held permit, time steps, isolate and reset, run against the breaker and {@link BreakerModel} side by side,
  * with the invariants checked after every step. The ticker starts 50 ns before it wraps.
  */
 class BreakerChainProperties {
@@ -25,6 +25,7 @@ class BreakerChainProperties {
     private static final int PROBES = 2;
     private static final long COOLDOWN = 5;
     private static final long MAX_HALF_OPEN = 12;
+    private static final long BACK_OFF_MAX = 8;
     private static final long START = Long.MAX_VALUE - 50;
 
     /** The system under test, the model and the permits both have handed out. */
@@ -35,9 +36,10 @@ class BreakerChainProperties {
                 .cooldown(Duration.ofNanos(COOLDOWN))
                 .probes(PROBES)
                 .maxHalfOpenDuration(Duration.ofNanos(MAX_HALF_OPEN))
+                .backOffMax(Duration.ofNanos(BACK_OFF_MAX))
                 .ticker(ticker)
                 .build();
-        final BreakerModel model = new BreakerModel(THRESHOLD, PROBES, COOLDOWN, MAX_HALF_OPEN);
+        final BreakerModel model = new BreakerModel(THRESHOLD, PROBES, COOLDOWN, MAX_HALF_OPEN, BACK_OFF_MAX);
         final List<Permit> permits = new ArrayList<>();
         final List<Long> modelGenerations = new ArrayList<>();
         long now;
@@ -65,6 +67,17 @@ class BreakerChainProperties {
                 case IGNORED -> p.release();
             }
             model.report(g, outcome, now);
+        }
+
+        void backOff(int index, long delay) {
+            if (permits.isEmpty()) {
+                return;
+            }
+            int i = index % permits.size();
+            Permit p = permits.remove(i);
+            long g = modelGenerations.remove(i);
+            p.onFailure(0, new BackOffTests.TooManyRequests(Duration.ofNanos(delay)));
+            model.backOff(g, delay, now);
         }
 
         void advance(long nanos) {
@@ -131,6 +144,13 @@ class BreakerChainProperties {
                                                 Outcome.IGNORED)
                                         .map(o -> Transformer.<Fixture>mutate(
                                                 "report " + o + " on #" + i, f -> f.report(i, o))))))
+                .withAction(
+                        1,
+                        act(Arbitraries.integers()
+                                .between(0, 20)
+                                .flatMap(i -> Arbitraries.of(-1L, 0L, 1L, 3L, BACK_OFF_MAX, 20L)
+                                        .map(d -> Transformer.<Fixture>mutate(
+                                                "back off " + d + " on #" + i, f -> f.backOff(i, d))))))
                 .withAction(
                         3,
                         act(Arbitraries.of(0L, 1L, COOLDOWN - 1, COOLDOWN, MAX_HALF_OPEN, 3L)

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * program of the SPEC): every concurrent history of these operations must be explained by some
  * order of them run one at a time on the model.
  *
- * <p>The operations: take a permit into slot A or B, report success, failure or release on it
+ * <p>The operations: take a permit into slot A or B, report success, failure, a back-off verdict
+ * (SPEC rule 19: a delay over the cap, so the capped value is what shows) or release on it
  * (taking the permit out, so nothing is reported twice), move the fake ticker, reset, and read the
  * state and the generation. Each slot's operations form a non-parallel group, run by one thread:
  * "take the permit out, then report" is two steps, and another thread must not see the first
@@ -43,6 +44,10 @@ public class BreakerLincheckTests {
     static final int PROBES = 2;
     static final long COOLDOWN = 2;
     static final long MAX_HALF_OPEN = 6;
+    static final long BACK_OFF_MAX = 3;
+    static final long ASKED_DELAY = 5;
+    private static final BackOffTests.TooManyRequests TOO_MANY =
+            new BackOffTests.TooManyRequests(Duration.ofNanos(ASKED_DELAY));
     private static final int SCALE = Integer.getInteger("breaker.lincheck.scale", 1);
 
     private final AtomicLong now = new AtomicLong();
@@ -51,6 +56,7 @@ public class BreakerLincheckTests {
             .cooldown(Duration.ofNanos(COOLDOWN))
             .probes(PROBES)
             .maxHalfOpenDuration(Duration.ofNanos(MAX_HALF_OPEN))
+            .backOffMax(Duration.ofNanos(BACK_OFF_MAX))
             .ticker(now::get)
             .build();
     private final AtomicReferenceArray<Permit> slots = new AtomicReferenceArray<>(2);
@@ -82,6 +88,12 @@ public class BreakerLincheckTests {
         take(0, Outcome.IGNORED);
     }
 
+    /** Reports on slot A a failure that asks the breaker to back off. */
+    @Operation(nonParallelGroup = "A")
+    public void backOffA() {
+        backOff(0);
+    }
+
     /** @return whether granted; slot B belongs to one thread (its group), so taking and reporting look atomic */
     @Operation(nonParallelGroup = "B")
     public boolean acquireB() {
@@ -104,6 +116,19 @@ public class BreakerLincheckTests {
     @Operation(nonParallelGroup = "B")
     public void releaseB() {
         take(1, Outcome.IGNORED);
+    }
+
+    /** Reports on slot B a failure that asks the breaker to back off. */
+    @Operation(nonParallelGroup = "B")
+    public void backOffB() {
+        backOff(1);
+    }
+
+    private void backOff(int slot) {
+        Permit p = slots.getAndSet(slot, null);
+        if (p != null) {
+            p.onFailure(0, TOO_MANY);
+        }
     }
 
     private boolean acquire(int slot) {
@@ -179,6 +204,29 @@ public class BreakerLincheckTests {
                 List.of("acquireA", "acquireB"),
                 List.of(List.of("failureA", "generation"), List.of("failureB", "state")),
                 List.of("generation")));
+        // a back-off and an ordinary trip race: one transition, and the winner's open time shows
+        options.addCustomScenario(scenario(
+                List.of("acquireA", "acquireB"),
+                List.of(List.of("backOffA", "advance 2"), List.of("failureB", "acquireB")),
+                List.of("state", "generation")));
+        // a probe of a failed round backs off while the next round is open: late, decides nothing
+        options.addCustomScenario(scenario(
+                List.of(
+                        "acquireA",
+                        "failureA",
+                        "advance 2",
+                        "acquireA",
+                        "acquireB",
+                        "failureB",
+                        "advance 2",
+                        "acquireB"),
+                List.of(List.of("backOffA", "state"), List.of("state", "successB")),
+                List.of("state", "generation")));
+        // a probe backs off while the other probe of its round fails
+        options.addCustomScenario(scenario(
+                List.of("acquireA", "failureA", "advance 2", "acquireA", "acquireB"),
+                List.of(List.of("backOffA", "acquireA"), List.of("failureB", "advance 2")),
+                List.of("acquireB", "state", "generation")));
         return options;
     }
 

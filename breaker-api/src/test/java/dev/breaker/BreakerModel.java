@@ -2,8 +2,8 @@ package dev.breaker;
 
 /**
  * The SPEC as a plain sequential program: consecutive window, fixed cooldown, N probes that must
- * all succeed, a maximum half-open duration, generations, late results. Time is unbounded
- * (no wrap). Used as the oracle of {@link BreakerChainProperties}.
+ * all succeed, a maximum half-open duration, generations, late results, back-off verdicts (rule
+ * 19). Time is unbounded (no wrap). Used as the oracle of {@link BreakerChainProperties}.
  */
 final class BreakerModel {
 
@@ -11,21 +11,24 @@ final class BreakerModel {
     final int probes;
     final long cooldown;
     final long maxHalfOpen;
+    final long backOffMax;
 
     State state = State.CLOSED;
     long generation;
     long since;
+    long openFor;
     int run;
     int admitted;
     int successes;
     long rejected;
     long late;
 
-    BreakerModel(int threshold, int probes, long cooldown, long maxHalfOpen) {
+    BreakerModel(int threshold, int probes, long cooldown, long maxHalfOpen, long backOffMax) {
         this.threshold = threshold;
         this.probes = probes;
         this.cooldown = cooldown;
         this.maxHalfOpen = maxHalfOpen;
+        this.backOffMax = backOffMax;
     }
 
     /** @return the permit's generation, or -1 when rejected */
@@ -34,7 +37,7 @@ final class BreakerModel {
             case CLOSED:
                 return generation;
             case OPEN:
-                if (now - since < cooldown) {
+                if (now - since < openFor) {
                     rejected++;
                     return -1;
                 }
@@ -85,6 +88,20 @@ final class BreakerModel {
         }
     }
 
+    /** A failure whose dependency asked for a pause of {@code delay}: rule 19. */
+    void backOff(long permitGeneration, long delay, long now) {
+        if (delay <= 0) {
+            report(permitGeneration, Outcome.FAILURE, now);
+            return;
+        }
+        if (permitGeneration != generation) {
+            late++;
+            return;
+        }
+        enter(State.OPEN, now);
+        openFor = Math.min(delay, backOffMax);
+    }
+
     void isolate(long now) {
         if (state != State.ISOLATED) {
             enter(State.ISOLATED, now);
@@ -102,5 +119,6 @@ final class BreakerModel {
         run = 0;
         admitted = 0;
         successes = 0;
+        openFor = cooldown;
     }
 }

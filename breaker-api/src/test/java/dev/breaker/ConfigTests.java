@@ -29,7 +29,7 @@ class ConfigTests {
         assertEquals(
                 "CircuitBreakerConfig[window=consecutive(threshold=5), halfOpen=fixed(cooldown=PT1M, probes=1), "
                         + "slowCallThreshold=none, maxHalfOpenDuration=PT1M, classifier=default, rejectionStackTraces=false, "
-                        + "trackedPermits=false]",
+                        + "trackedPermits=false, backOffMax=PT10M]",
                 d.toString());
         assertEquals(
                 d, CircuitBreaker.builder("b").build().config(), "a breaker built with no settings has the defaults");

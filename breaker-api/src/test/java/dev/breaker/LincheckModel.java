@@ -10,7 +10,8 @@ public final class LincheckModel {
             BreakerLincheckTests.THRESHOLD,
             BreakerLincheckTests.PROBES,
             BreakerLincheckTests.COOLDOWN,
-            BreakerLincheckTests.MAX_HALF_OPEN);
+            BreakerLincheckTests.MAX_HALF_OPEN,
+            BreakerLincheckTests.BACK_OFF_MAX);
     /** The generation each slot's permit was granted in, or -1 for an empty slot. */
     private final long[] slots = {-1, -1};
 
@@ -39,6 +40,11 @@ public final class LincheckModel {
         report(0, Outcome.IGNORED);
     }
 
+    /** Reports a back-off verdict on slot A. */
+    public void backOffA() {
+        backOff(0);
+    }
+
     /** @return whether granted */
     public boolean acquireB() {
         return acquire(1);
@@ -57,6 +63,19 @@ public final class LincheckModel {
     /** Releases slot B. */
     public void releaseB() {
         report(1, Outcome.IGNORED);
+    }
+
+    /** Reports a back-off verdict on slot B. */
+    public void backOffB() {
+        backOff(1);
+    }
+
+    private void backOff(int slot) {
+        long generation = slots[slot];
+        slots[slot] = -1;
+        if (generation >= 0) {
+            model.backOff(generation, BreakerLincheckTests.ASKED_DELAY, now);
+        }
     }
 
     private boolean acquire(int slot) {

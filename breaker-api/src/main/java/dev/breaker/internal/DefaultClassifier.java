@@ -16,6 +16,23 @@ public enum DefaultClassifier implements FailureClassifier {
         return failure instanceof Error ? Outcome.IGNORED : Outcome.FAILURE;
     }
 
+    /**
+     * The delay a {@link dev.breaker.RetryAfter} exception asks for.
+     *
+     * @param failure what the call threw, or null
+     * @return the delay in nanoseconds (saturated), or 0 for none
+     */
+    public static long retryAfterNanos(Throwable failure) {
+        if (!(failure instanceof dev.breaker.RetryAfter r)) {
+            return 0;
+        }
+        java.time.Duration d = r.retryAfter();
+        if (d == null || d.isNegative() || d.isZero()) {
+            return 0;
+        }
+        return d.compareTo(Durations.MAX) >= 0 ? Long.MAX_VALUE : d.toNanos();
+    }
+
     @Override
     public String toString() {
         return "default";
