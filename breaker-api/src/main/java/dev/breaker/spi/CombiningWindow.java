@@ -24,11 +24,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p><b>When an outcome may wait in a buffer.</b> Only when it cannot matter yet. After every
  * batch the holder computes, from the exact state, how many more bad outcomes (failed or slow) the
  * window could take, together with any number of successes in any order, without its trip
- * condition possibly holding ({@link #safeBadOutcomesLocked}); each stripe may hold its share of
- * that margin. An outcome within its stripe's share is buffered: whatever order the pending
- * outcomes are applied in, no trip is missed, so deferring them decides nothing differently, and
- * a single thread's decisions stay exact at the deciding outcome. An outcome beyond the share
- * takes the lock and is decided at once, after everything buffered before it.
+ * condition possibly holding ({@link #safeBadOutcomesLocked}); each stripe gets a budget of its
+ * share of that margin, less what it already has pending. A bad outcome within its stripe's
+ * budget is buffered and spends it (a success needs none): whatever order the pending outcomes
+ * are applied in, no trip is missed, so deferring them decides nothing differently, and a single
+ * thread's decisions stay exact at the deciding outcome. A bad outcome beyond the budget takes
+ * the lock and is decided at once, after everything buffered before it. A drain does not give
+ * budget back; only the next holder's new budget, computed on the state the drain made, does.
  *
  * <p><b>Healthy windows write nothing.</b> When the exact state would not change by one more
  * plain success (a count window full of plain successes, {@link #plainSuccessIsNoOp}), plain
@@ -47,7 +49,18 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * if it sees the bit. So such a decision is late by at most one outcome; a full buffer makes its
  * writer wait for the lock, so at most {@value #BUFFER} outcomes per stripe are ever pending
  * (the lag of SPEC rule 8, documented by each window). No outcome is lost, and at rest
- * {@link #drainedCounts} drains first, so the counts are exact.
+ * {@link #drainedCounts} drains first, so the counts are exact. A reader of the counts holds the
+ * lock as a reader: a recorder that finds it so waits for the short hold rather than buffer, so
+ * a metrics gauge never delays a lone recorder's trip.
+ *
+ * <p><b>Stale reads.</b> The budget lives in the word an append compare-and-sets, so an appender
+ * can never spend a budget the holder has since replaced. The gate (may this stamp buffer at
+ * all?) is read before: a thread may read it, then a holder ends the buffering mode and drains,
+ * then the thread appends, and holders without buffering drain only their own stripe. So an
+ * appender reads the gate again after its append and raises the urgent bit if buffering ended;
+ * and the holder that ends it raises the bit itself after writing the gate. Either the appender
+ * sees the new gate or its append comes before the holder's write, and then before the drain
+ * that the urgent bit brings: no entry is stranded.
  *
  * <p><b>Order.</b> A thread always uses the same stripe, a stripe's buffer is first in, first
  * out, and the holder drains every stripe before applying its own outcome: each thread's
@@ -68,14 +81,20 @@ public abstract class CombiningWindow implements Window {
     protected static final int FAILED = 1;
     /** Outcome bit: the call was slow. */
     protected static final int SLOW = 2;
-    /** The bits of an entry's stamp; stamps are kept modulo 2^{@value #STAMP_BITS}. */
-    protected static final int STAMP_BITS = 28;
+    /** The largest stamp: an entry keeps 60 bits of it (a time window saturates its epochs there). */
+    protected static final long MAX_STAMP = (1L << 60) - 1;
     /** Entries buffered per stripe at most. */
     public static final int BUFFER = 64;
 
     private static final int PRESENT = 4;
     private static final int STAMP_SHIFT = 3;
-    private static final int STAMP_MASK = (1 << STAMP_BITS) - 1;
+    /** {@link #lock} held by a recorder. */
+    private static final int WRITER = 1;
+    /** {@link #lock} held by a reader of the counts: short, so a recorder waits for it rather than buffer. */
+    private static final int READER = 2;
+    /** Spins before a waiting thread yields (a virtual thread must let the holder have a carrier). */
+    private static final int SPINS = 128;
+
     private static final int MAX_STRIPES =
             Math.min(64, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 2 - 1) << 1);
 
@@ -105,7 +124,12 @@ public abstract class CombiningWindow implements Window {
      * another stripe could have a later outcome drained before an earlier one).
      */
     private final AtomicReferenceArray<Stripe> stripes = new AtomicReferenceArray<>(MAX_STRIPES);
-    /** Packed {@code (stamp << 32) | share}: each stripe's share of the safe bad outcomes, valid at that stamp; -1: none. */
+    /**
+     * Packed {@code (low 32 bits of the stamp << 32) | share}: buffering is allowed for outcomes of
+     * that stamp when the share (each stripe's part of the margin, also set as its budget) is not
+     * negative. A stamp that matches only modulo 2^32 is harmless: the entry keeps its full stamp,
+     * and the budget, not the gate, bounds what is pending.
+     */
     private volatile long gate = ((long) Integer.MAX_VALUE << 32) | 0xFFFF_FFFFL;
     /** {@link #HEALTHY}, {@link #TRIP_PENDING} and {@link #URGENT}. */
     @SuppressWarnings("unused") // accessed through FLAGS
@@ -153,10 +177,10 @@ public abstract class CombiningWindow implements Window {
      * Applies one outcome to the exact state; called by the lock holder only, one at a time.
      *
      * @param outcome {@link #FAILED} and {@link #SLOW} bits
-     * @param stamp   the stamp the outcome was offered with, modulo 2^{@value #STAMP_BITS}
+     * @param stamp   the stamp the outcome was offered with, 0 to {@link #MAX_STAMP}
      * @return whether the trip condition holds after it
      */
-    protected abstract boolean applyLocked(int outcome, int stamp);
+    protected abstract boolean applyLocked(int outcome, long stamp);
 
     /**
      * How many more bad outcomes (failed, slow, or both) the exact state could take, together with
@@ -173,9 +197,9 @@ public abstract class CombiningWindow implements Window {
      * The stamp at which {@link #safeBadOutcomesLocked()} holds (the time window's current epoch;
      * always 0 for a window without time).
      *
-     * @return the stamp, modulo 2^{@value #STAMP_BITS}
+     * @return the stamp, 0 to {@link #MAX_STAMP}
      */
-    protected int stampLocked() {
+    protected long stampLocked() {
         return 0;
     }
 
@@ -201,12 +225,12 @@ public abstract class CombiningWindow implements Window {
      * buffered) and decides.
      *
      * @param outcome {@link #FAILED} and {@link #SLOW} bits
-     * @param stamp   a stamp for the outcome (the time window's epoch), kept modulo 2^{@value #STAMP_BITS}
+     * @param stamp   a stamp for the outcome (the time window's epoch), 0 to {@link #MAX_STAMP}
      * @return whether the trip condition held at some outcome this call applied
      */
-    protected final boolean offer(int outcome, int stamp) {
+    protected final boolean offer(int outcome, long stamp) {
         int f = (int) FLAGS.getVolatile(this);
-        int entry = ((stamp & STAMP_MASK) << STAMP_SHIFT) | PRESENT | outcome;
+        long entry = (stamp << STAMP_SHIFT) | PRESENT | outcome;
         if (f != 0) {
             if ((f & TRIP_PENDING) != 0 && ((int) FLAGS.getAndBitwiseAnd(this, ~TRIP_PENDING) & TRIP_PENDING) != 0) {
                 decide(entry, outcome != 0);
@@ -220,10 +244,14 @@ public abstract class CombiningWindow implements Window {
             }
         }
         long g = gate;
-        int share = (int) g;
-        if (share >= 0 && (int) (g >>> 32) == (stamp & STAMP_MASK)) {
+        if ((int) g >= 0 && (int) (g >>> 32) == (int) stamp) {
             Stripe s = stripes.get(index());
-            if (s != null && s.offer(entry, outcome != 0, share) == Stripe.TAKEN) {
+            if (s != null && s.offer(entry, outcome != 0, false) == Stripe.TAKEN) {
+                if ((int) gate < 0) {
+                    // buffering ended (or the margin vanished) around this append, and the holder
+                    // may have drained before it: have the next offer drain and decide
+                    FLAGS.getAndBitwiseOr(this, URGENT);
+                }
                 return false;
             }
         }
@@ -241,7 +269,7 @@ public abstract class CombiningWindow implements Window {
      * @return the counts
      */
     protected final WindowCounts drainedCounts(Runnable before) {
-        lockWaiting();
+        lockWaiting(READER);
         WindowCounts c;
         try {
             if (drainAll()) {
@@ -251,16 +279,19 @@ public abstract class CombiningWindow implements Window {
             publish();
             c = countsLocked();
         } finally {
-            release();
+            release(READER);
         }
         return c;
     }
 
     // ---------------------------------------------------------------- the lock path
 
-    private boolean decide(int entry, boolean bad) {
+    private boolean decide(long entry, boolean bad) {
         if (tryLock()) {
             return holdAndApply(entry);
+        }
+        if ((int) LOCK.getOpaque(this) == READER && waitForReader()) {
+            return holdAndApply(entry); // a reader's hold is short: a lone recorder stays exact
         }
         // busy: threads collide. Buffer it anyway and raise the urgent bit, so the next offer or
         // the holder decides it; and have outcomes buffered from now on, within their margins
@@ -268,34 +299,40 @@ public abstract class CombiningWindow implements Window {
             buffering = true;
         }
         Stripe s = stripeOf(index());
-        for (; ; ) {
-            int result = s.offer(entry, bad, Integer.MAX_VALUE);
-            if (result == Stripe.TAKEN) {
+        for (int spins = 0; ; spins++) {
+            if (s.offer(entry, bad, true) == Stripe.TAKEN) {
                 break;
             }
             // full, or closed to bad outcomes while the window is healthy: wait for the lock
-            if (result != Stripe.COLLIDED && tryLock()) {
+            if (tryLock()) {
                 return holdAndApply(entry);
             }
-            Thread.onSpinWait();
+            pause(spins);
         }
         if (((int) FLAGS.getVolatile(this) & URGENT) == 0) { // read first: under contention it is mostly up already
             FLAGS.getAndBitwiseOr(this, URGENT);
         }
-        if (tryLock()) { // the holder left meanwhile: decide it here
-            boolean trips;
-            try {
-                trips = drainAll();
-                publish();
-            } finally {
-                release();
+        for (int spins = 0; ; spins++) {
+            if (tryLock()) { // the holder left meanwhile: decide it here
+                boolean trips;
+                try {
+                    trips = drainAll();
+                    // a reader's drain may have decided it meanwhile, with nobody to tell: tell it here
+                    trips |= ((int) FLAGS.getAndBitwiseAnd(this, ~TRIP_PENDING) & TRIP_PENDING) != 0;
+                    publish();
+                } finally {
+                    release(WRITER);
+                }
+                return trips;
             }
-            return trips;
+            if ((int) LOCK.getOpaque(this) == WRITER) {
+                return false; // another recorder holds it: it sees the urgent bit before it leaves
+            }
+            pause(spins); // free, or a reader's short hold: wait, so that a lone recorder stays exact
         }
-        return false;
     }
 
-    private boolean holdAndApply(int entry) {
+    private boolean holdAndApply(long entry) {
         boolean trips = false;
         try {
             // without buffering, entries reach a stripe only through the busy path, which raises
@@ -310,32 +347,58 @@ public abstract class CombiningWindow implements Window {
                     trips = mine.drain(this);
                 }
             }
-            trips |= applyLocked(entry & (FAILED | SLOW), entry >>> STAMP_SHIFT);
+            trips |= applyLocked((int) entry & (FAILED | SLOW), entry >>> STAMP_SHIFT);
             publish();
         } finally {
-            release();
+            release(WRITER);
         }
         return trips;
     }
 
     private boolean tryLock() {
-        return (int) LOCK.getOpaque(this) == 0 && LOCK.compareAndSet(this, 0, 1);
+        return (int) LOCK.getOpaque(this) == 0 && LOCK.compareAndSet(this, 0, WRITER);
     }
 
-    private void lockWaiting() {
-        while (!tryLock()) {
+    private void lockWaiting(int as) {
+        for (int spins = 0; (int) LOCK.getOpaque(this) != 0 || !LOCK.compareAndSet(this, 0, as); spins++) {
+            pause(spins);
+        }
+    }
+
+    /** Takes the lock as a writer once a reader's hold ends; false if another writer got it first. */
+    private boolean waitForReader() {
+        for (int spins = 0; ; spins++) {
+            int l = (int) LOCK.getOpaque(this);
+            if (l == 0 && LOCK.compareAndSet(this, 0, WRITER)) {
+                return true;
+            }
+            if (l == WRITER) {
+                return false;
+            }
+            pause(spins);
+        }
+    }
+
+    /** A waiting thread's pause: spin a little, then yield, so a holder that lost its carrier or CPU gets it back. */
+    private static void pause(int spins) {
+        if (spins < SPINS) {
             Thread.onSpinWait();
+        } else {
+            Thread.yield();
         }
     }
 
     /**
-     * Releases the lock, then drains again while an urgent outcome came in during the hold. The
-     * release needs no fence: an urgent outcome this check misses is seen by the next offer.
+     * Releases the lock, then drains again while an urgent outcome came in during the hold, in the
+     * same role (a reader's drains stay reader holds, which a lone recorder waits for). The release
+     * needs no fence: an urgent outcome this check misses is seen by the next offer.
      */
-    private void release() {
+    private void release(int role) {
         for (; ; ) {
             LOCK.setRelease(this, 0);
-            if (((int) FLAGS.getOpaque(this) & URGENT) == 0 || !tryLock()) {
+            if (((int) FLAGS.getOpaque(this) & URGENT) == 0
+                    || (int) LOCK.getOpaque(this) != 0
+                    || !LOCK.compareAndSet(this, 0, role)) {
                 return;
             }
             try {
@@ -360,9 +423,9 @@ public abstract class CombiningWindow implements Window {
         boolean trips = false;
         int drained = 0;
         for (Stripe s : known) {
-            long before = s.drainedSoFar();
+            int before = s.drainedSoFar();
             trips |= s.drain(this);
-            drained += (int) (s.drainedSoFar() - before);
+            drained += (s.drainedSoFar() - before) & 0xFFFF;
         }
         lastDrained = drained;
         return trips;
@@ -400,7 +463,7 @@ public abstract class CombiningWindow implements Window {
         return s;
     }
 
-    /** After a batch: publish each stripe's share and the health of the window; holder only. */
+    /** After a batch: publish the gate, each stripe's budget and the health of the window; holder only. */
     private void publish() {
         if (stripesChanged) {
             refreshKnown();
@@ -416,18 +479,31 @@ public abstract class CombiningWindow implements Window {
                 quietHolds = 0;
             }
         }
+        int share = -1; // no buffering: every outcome takes the lock
         if (buffering) {
             everBuffered = true;
             int safe = safeBadOutcomesLocked();
             int count = Math.max(1, known.length);
-            g = ((long) (stampLocked() & STAMP_MASK) << 32)
-                    | ((safe < 0 ? -1 : count == 1 ? safe : safe / count) & 0xFFFF_FFFFL);
+            share = safe < 0 ? -1 : count == 1 ? safe : safe / count;
+            g = ((long) (int) stampLocked() << 32) | (share & 0xFFFF_FFFFL);
         } else {
-            g = 0xFFFF_FFFFL; // no buffering: every outcome takes the lock
+            g = 0xFFFF_FFFFL;
         }
+        boolean ended = false;
         if (g != lastGate) {
             lastGate = g;
             gate = g;
+            ended = !buffering && everBuffered;
+        }
+        if (buffering || ended) {
+            for (Stripe st : known) {
+                st.budget(share); // what each stripe may still buffer of bad outcomes, beyond this exact state
+            }
+        }
+        if (ended) {
+            // buffering just ended: a thread that read the old gate may have appended after this
+            // hold's drain without seeing the new gate; the next offer (or release) drains all
+            FLAGS.getAndBitwiseOr(this, URGENT);
         }
         boolean healthy = plainSuccessIsNoOp();
         if (healthy != declaredHealthy) {
@@ -464,8 +540,8 @@ public abstract class CombiningWindow implements Window {
         }
     }
 
-    /** The calling thread's stripe index: fixed for the thread's life. */
-    private static int index() {
+    /** The calling thread's stripe index: fixed for the thread's life (package-private for tests). */
+    static int index() {
         @SuppressWarnings("deprecation") // threadId() is Java 19+; getId() is the same number
         long id = Thread.currentThread().getId();
         long h = id * 0x9E3779B97F4A7C15L;
@@ -474,25 +550,34 @@ public abstract class CombiningWindow implements Window {
 
     /**
      * One stripe's buffer: a bounded queue with many producers (threads that hash here) and one
-     * consumer (the lock holder). {@code tail} packs the entries ever claimed (low 32 bits,
-     * modulo 2^32), the bad ones among them (30 bits, modulo 2^30) and a "closed to bad outcomes"
-     * bit, so one compare-and-set claims a slot, counts it, and respects the bit; {@code head}
-     * packs what the consumer has drained the same way. A claimed slot is written right after the
-     * claim; a consumer that finds it still empty waits for the write (a thread's outcomes must be
-     * applied in its order), as JCTools' MPSC queues do.
+     * consumer (the lock holder). {@code tail} packs, so that one compare-and-set claims a slot and
+     * checks and charges everything: the entries ever claimed (16 bits, modulo 2^16), the bad ones
+     * among them (16 bits, modulo 2^16), the <i>budget</i> (how many more bad outcomes may be
+     * buffered, 30 bits) and a "closed to bad outcomes" bit. {@code head} packs what the consumer
+     * has drained the same way.
+     *
+     * <p>The budget is set by the holder after each batch, to its share of the margin less the
+     * bad outcomes already pending here, and only appends spend it: a drain does not give it back.
+     * So every bad outcome buffered since a holder computed a margin counts against that margin,
+     * even one appended with a gate read before the holder changed it; and a holder that sets a
+     * new budget changes the word, so an appender that read the old one fails its compare-and-set
+     * and reads again.
+     *
+     * <p>A claimed slot is written right after the claim; a consumer that finds it still empty
+     * waits for the write (a thread's outcomes must be applied in its order), as JCTools' MPSC
+     * queues do.
      */
     private static final class Stripe {
         static final int TAKEN = 0;
         static final int FULL = 1;
-        static final int COLLIDED = 2;
-        static final int CLOSED = 3;
+        static final int CLOSED = 2;
         private static final int MASK = BUFFER - 1;
-        private static final long POSITION = 0xFFFF_FFFFL;
-        private static final int BAD_MASK = (1 << 30) - 1;
+        private static final int SIXTEEN = 0xFFFF;
+        private static final int BUDGET_MAX = (1 << 30) - 1;
         private static final long NO_BAD = 1L << 62;
         private static final VarHandle TAIL;
         private static final VarHandle HEAD;
-        private static final VarHandle ENTRIES = MethodHandles.arrayElementVarHandle(int[].class);
+        private static final VarHandle ENTRIES = MethodHandles.arrayElementVarHandle(long[].class);
 
         static {
             try {
@@ -504,48 +589,75 @@ public abstract class CombiningWindow implements Window {
             }
         }
 
-        /** Starts closed: a holder opens it at its next batch unless the window is healthy. */
+        /** Starts closed, with no budget: a holder opens it and sets its budget at its next batch. */
         @SuppressWarnings("unused") // accessed through TAIL
         private volatile long tail = NO_BAD;
 
         @SuppressWarnings("unused") // accessed through HEAD
         private volatile long head;
 
-        private final int[] entries = new int[BUFFER];
+        private final long[] entries = new long[BUFFER];
 
-        private static int bad(long packed) {
-            return (int) (packed >>> 32) & BAD_MASK;
+        private static int position(long packed) {
+            return (int) packed & SIXTEEN;
         }
 
-        private static long pack(int position, int bad, long flags) {
-            return (position & POSITION) | ((long) (bad & BAD_MASK) << 32) | flags;
+        private static int bad(long packed) {
+            return (int) (packed >>> 16) & SIXTEEN;
+        }
+
+        private static int budgetOf(long packed) {
+            return (int) (packed >>> 32) & BUDGET_MAX;
+        }
+
+        private static long pack(int position, int bad, int budget, long flags) {
+            return (position & SIXTEEN) | ((long) (bad & SIXTEEN) << 16) | ((long) budget << 32) | flags;
         }
 
         /**
          * Appends an entry if there is room and, for a bad one, if the stripe is open to bad
-         * outcomes and fewer than {@code share} are pending.
+         * outcomes and has budget left ({@code urgent}: whatever the budget; it is to be decided
+         * at once by whoever holds the lock).
          */
-        int offer(int entry, boolean isBad, int share) {
-            long t = (long) TAIL.getVolatile(this);
-            long h = (long) HEAD.getVolatile(this);
-            if ((int) t - (int) h >= BUFFER) {
-                return FULL;
-            }
-            int badCount = bad(t);
-            if (isBad) {
-                if ((t & NO_BAD) != 0) {
-                    return CLOSED;
-                }
-                if (((badCount - bad(h)) & BAD_MASK) >= share) {
+        int offer(long entry, boolean isBad, boolean urgent) {
+            for (; ; ) {
+                long t = (long) TAIL.getVolatile(this);
+                long h = (long) HEAD.getVolatile(this);
+                if (((position(t) - position(h)) & SIXTEEN) >= BUFFER) {
                     return FULL;
                 }
-                badCount++;
+                int badCount = bad(t);
+                int budget = budgetOf(t);
+                if (isBad) {
+                    if ((t & NO_BAD) != 0) {
+                        return CLOSED;
+                    }
+                    if (budget == 0) {
+                        if (!urgent) {
+                            return FULL;
+                        }
+                    } else {
+                        budget--;
+                    }
+                    badCount++;
+                }
+                if (TAIL.compareAndSet(this, t, pack(position(t) + 1, badCount, budget, t & NO_BAD))) {
+                    ENTRIES.setRelease(entries, position(t) & MASK, entry);
+                    return TAKEN;
+                }
             }
-            if (!TAIL.compareAndSet(this, t, pack((int) t + 1, badCount, t & NO_BAD))) {
-                return COLLIDED;
+        }
+
+        /** Sets the budget to {@code share} less the bad outcomes pending here (none for a negative share); holder only. */
+        void budget(int share) {
+            for (; ; ) {
+                long t = (long) TAIL.getVolatile(this);
+                int pending = (bad(t) - bad((long) HEAD.getOpaque(this))) & SIXTEEN;
+                int b = (int) Math.min(BUDGET_MAX, Math.max(0, (long) share - pending));
+                if (budgetOf(t) == b || TAIL.compareAndSet(this, t, pack(position(t), bad(t), b, t & NO_BAD))) {
+                    return;
+                }
             }
-            ENTRIES.setRelease(entries, (int) t & MASK, entry);
-            return TAKEN;
         }
 
         /** Closes the stripe to bad outcomes if none is pending; holder only. */
@@ -555,7 +667,7 @@ public abstract class CombiningWindow implements Window {
                 if ((t & NO_BAD) != 0) {
                     return true;
                 }
-                if (((bad(t) - bad((long) HEAD.getVolatile(this))) & BAD_MASK) != 0) {
+                if (((bad(t) - bad((long) HEAD.getVolatile(this))) & SIXTEEN) != 0) {
                     return false;
                 }
                 if (TAIL.compareAndSet(this, t, t | NO_BAD)) {
@@ -574,44 +686,45 @@ public abstract class CombiningWindow implements Window {
             }
         }
 
-        /** Entries drained so far, modulo 2^32; holder only. */
-        long drainedSoFar() {
-            return (int) (long) HEAD.getOpaque(this) & POSITION;
+        /** Entries drained so far, modulo 2^16; holder only. */
+        int drainedSoFar() {
+            return position((long) HEAD.getOpaque(this));
         }
 
         /** Applies what is buffered, in order; holder only. */
         boolean drain(CombiningWindow window) {
             long h = (long) HEAD.getOpaque(this);
-            int claimed = (int) (long) TAIL.getVolatile(this);
-            int at = (int) h;
+            int claimed = position((long) TAIL.getVolatile(this));
+            int at = position(h);
             if (at == claimed) {
                 return false;
             }
             int drainedBad = 0;
             boolean trips = false;
-            do {
-                int slot = at & MASK;
-                int entry = (int) ENTRIES.getAcquire(entries, slot);
-                for (int spins = 0; entry == 0; spins++) {
-                    // claimed, not yet written: its writer is between two instructions. Skipping it
-                    // would let a later outcome of the same thread be applied first.
-                    if (spins < 256) {
-                        Thread.onSpinWait();
-                    } else {
-                        Thread.yield(); // the writer was preempted there
+            try {
+                do {
+                    int slot = at & MASK;
+                    long entry = (long) ENTRIES.getAcquire(entries, slot);
+                    for (int spins = 0; entry == 0; spins++) {
+                        // claimed, not yet written: its writer is between two instructions. Skipping
+                        // it would let a later outcome of the same thread be applied first.
+                        pause(spins); // yields in the end: the writer was preempted there
+                        entry = (long) ENTRIES.getAcquire(entries, slot);
                     }
-                    entry = (int) ENTRIES.getAcquire(entries, slot);
-                }
-                entries[slot] = 0;
-                int outcome = entry & (FAILED | SLOW);
-                trips |= window.applyLocked(outcome, entry >>> STAMP_SHIFT);
-                if (outcome != 0) {
-                    drainedBad++;
-                }
-                at++;
-            } while (at != claimed);
-            // after the zeroing, so a producer reusing a slot finds it empty
-            HEAD.setRelease(this, pack(at, bad(h) + drainedBad, 0));
+                    entries[slot] = 0;
+                    at = (at + 1)
+                            & SIXTEEN; // consumed even should applying it throw: a zeroed slot behind head would hang
+                    // the next drain
+                    int outcome = (int) entry & (FAILED | SLOW);
+                    if (outcome != 0) {
+                        drainedBad++;
+                    }
+                    trips |= window.applyLocked(outcome, entry >>> STAMP_SHIFT);
+                } while (at != claimed);
+            } finally {
+                // after the zeroing, so a producer reusing a slot finds it empty
+                HEAD.setRelease(this, pack(at, bad(h) + drainedBad, 0, 0));
+            }
             return trips;
         }
     }

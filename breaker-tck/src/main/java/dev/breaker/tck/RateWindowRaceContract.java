@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import net.jqwik.api.Example;
@@ -35,10 +36,12 @@ import net.jqwik.api.Example;
  *     outcomes of a four-outcome window, whatever the other threads record (a transient double
  *     count of an evicted failure can);</li>
  * <li>at rest the counts are those of some order of the outcomes that keeps each thread's own
- *     order (an overwritten newer outcome, or a lost one, is not).</li>
+ *     order (an overwritten newer outcome, or a lost one, is not);</li>
+ * <li>one recording thread is answered exactly at every outcome while another thread keeps
+ *     reading the counts, as a metrics gauge does (reading is not recording).</li>
  * </ul>
  *
- * <p>Since contract version 2 ({@link TckVersion}).
+ * <p>Since contract version 2 ({@link TckVersion}); the lone recorder with a reader since 3.
  */
 public abstract class RateWindowRaceContract {
 
@@ -131,6 +134,50 @@ public abstract class RateWindowRaceContract {
                     possible.contains(seen),
                     "round " + round + ": " + seen + " is the result of no order of " + streams + "; possible: "
                             + possible);
+        }
+    }
+
+    /**
+     * One thread records, another reads the counts all the while: every answer is the oracle's at
+     * that outcome, the trip at the deciding outcome and never later (SPEC rule 8).
+     *
+     * @throws Exception when a thread fails
+     */
+    @Example
+    public void aLoneRecorderIsExactWhileAnotherThreadReadsTheCounts() throws Exception {
+        double rate = 0.5;
+        int minimumCalls = 10;
+        Subject subject = subject(rate, minimumCalls);
+        SplittableRandom random = new SplittableRandom(7);
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        try {
+            for (int round = 0; round < 4; round++) {
+                Window w = subject.factory().create(ticker());
+                AtomicBoolean stop = new AtomicBoolean();
+                Future<?> reading = reader.submit(() -> {
+                    while (!stop.get()) {
+                        w.counts();
+                    }
+                });
+                List<Recorded> so = new ArrayList<>();
+                try {
+                    for (int i = 0; i < 3_000; i++) {
+                        Recorded r = new Recorded(random.nextInt(100) < 45, false);
+                        so.add(r);
+                        WindowCounts c = subject.oracle().apply(so);
+                        boolean expected = c.calls() >= minimumCalls && (double) c.failures() / c.calls() >= rate;
+                        assertEquals(
+                                expected,
+                                w.record(r.failure(), r.slow()),
+                                "round " + round + ", outcome " + i + ": the oracle holds " + c);
+                    }
+                } finally {
+                    stop.set(true);
+                    reading.get(30, TimeUnit.SECONDS);
+                }
+            }
+        } finally {
+            reader.shutdownNow();
         }
     }
 

@@ -16,9 +16,11 @@ public final class TckVersion {
      * <li>Rate windows under racing writers ({@link RateWindowRaceContract}: no trip on a rate no
      *     order of the outcomes reached, no transient double count, counts at rest from some order
      *     of the outcomes), and {@code Window.recordAt} answering as {@code record} does.</li>
+     * <li>A lone recording thread is answered exactly at every outcome while another thread
+     *     reads the counts ({@link RateWindowRaceContract#aLoneRecorderIsExactWhileAnotherThreadReadsTheCounts}).</li>
      * </ol>
      */
-    public static final int CONTRACT = 2;
+    public static final int CONTRACT = 3;
 
     private TckVersion() {}
 }

@@ -96,7 +96,7 @@ public final class RingWindow extends CombiningWindow {
     }
 
     @Override
-    protected boolean applyLocked(int outcome, int stamp) {
+    protected boolean applyLocked(int outcome, long stamp) {
         int at = cursor;
         cursor = at + 1 == size ? 0 : at + 1;
         boolean trips;

@@ -101,25 +101,19 @@ public final class BucketWindow extends CombiningWindow {
 
     @Override
     public boolean recordAt(boolean failure, boolean slow, long nowNanos) {
-        return offer((failure ? FAILED : 0) | (slow ? SLOW : 0), (int) epochOf(nowNanos));
+        return offer((failure ? FAILED : 0) | (slow ? SLOW : 0), epochOf(nowNanos));
     }
 
+    /** The epoch of a reading; it stops at {@link #MAX_STAMP} (36 years of 1 ns buckets), which no real ticker reaches. */
     private long epochOf(long nowNanos) {
         long elapsed = Math.max(0, nowNanos - origin);
         long e = latest;
         long start = e * width;
-        return elapsed >= start && elapsed - start < width ? e : elapsed / width;
-    }
-
-    /** The full epoch of a stamp: the one nearest to the current epoch with those low bits. */
-    private long unstamp(int stamp) {
-        int delta = ((stamp - (int) current) << (32 - STAMP_BITS)) >> (32 - STAMP_BITS);
-        return current + delta;
+        return elapsed >= start && elapsed - start < width ? e : Math.min(MAX_STAMP, elapsed / width);
     }
 
     @Override
-    protected boolean applyLocked(int outcome, int stamp) {
-        long epoch = unstamp(stamp);
+    protected boolean applyLocked(int outcome, long epoch) {
         if (epoch > current) {
             moveTo(epoch);
         }
@@ -209,8 +203,8 @@ public final class BucketWindow extends CombiningWindow {
     }
 
     @Override
-    protected int stampLocked() {
-        return (int) current;
+    protected long stampLocked() {
+        return current;
     }
 
     @Override

@@ -109,4 +109,37 @@ class BucketWindowTests {
         clock.set(95); // epoch 9: epoch 4 leaves
         assertEquals(WindowCounts.empty(), w.counts());
     }
+
+    private static final long MS = 1_000_000L;
+
+    @Test
+    void anIdleLongerThanAnyStampRangeLosesNothingAndRevivesNothing() {
+        // 1 ms buckets, 10,000 of them: 2^27 buckets is 37 hours, 2^28 75 hours; epochs are kept whole
+        BucketWindow w = window(MS, 10_000, 0.5, 2);
+        assertFalse(w.recordAt(false, false, 0));
+        long later = ((1L << 27) + 5) * MS;
+        clock.set(later);
+        assertFalse(w.recordAt(true, false, later), "(1,1): below the minimum");
+        assertTrue(w.recordAt(true, false, later + 1), "(2,2): the second failure after the idle trips");
+
+        BucketWindow v = window(MS, 10_000, 0.5, 2);
+        clock.set(0);
+        assertFalse(v.recordAt(true, false, 0));
+        long much = (1L << 28) * MS;
+        clock.set(much);
+        assertFalse(v.recordAt(false, false, much), "the old failure left the window long ago: (1,0)");
+        assertEquals(new WindowCounts(1, 0, 0), v.counts());
+    }
+
+    @Test
+    void aTickerThatJumpsBeyondAnyRealUptimeStillRotates() {
+        // 1 ns buckets and a jump of 2^62 ns: the epoch stops at 2^60 - 1, and the window still empties
+        BucketWindow w = window(1, 4, 0.5, 2);
+        assertFalse(w.recordAt(true, false, 0));
+        long jump = 1L << 62;
+        clock.set(jump);
+        assertFalse(w.recordAt(false, false, jump), "the failure left with the jump");
+        assertEquals(new WindowCounts(1, 0, 0), w.counts());
+        assertTrue(w.recordAt(true, false, jump + 5), "(2,1) is 50%: the window keeps deciding at the last epoch");
+    }
 }
