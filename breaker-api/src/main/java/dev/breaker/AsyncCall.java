@@ -261,13 +261,8 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
     private void settleForCaller(Throwable how, boolean interrupt) {
         Throwable cause = how == null ? null : Causes.unwrap(how);
         if (cause instanceof TimeoutException) {
-            long duration = 0;
             try {
-                duration = breaker.timed ? Math.max(0, breaker.ticker.read() - start) : 0;
-            } catch (Throwable ignored) { // a failing ticker: the timeout still counts, slow when a threshold is set
-            }
-            try {
-                permit.onFailure(breaker.timedOut(duration), cause);
+                permit.onFailure(breaker.timeoutNanos(), cause);
             } catch (Throwable ignored) { // settled already; the caller's stage holds the caller's own answer
             }
             cancelSource(false);

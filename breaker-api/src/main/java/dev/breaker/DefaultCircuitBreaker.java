@@ -273,9 +273,13 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         return timed && durationNanos >= slowCallNanos;
     }
 
-    /** The duration a caller's timeout is recorded with: slow whenever a threshold is set. */
-    long timedOut(long durationNanos) {
-        return timed ? Math.max(durationNanos, slowCallNanos) : durationNanos;
+    /**
+     * The duration a caller's timeout is recorded with: the slow-call threshold, so that a timeout is
+     * slow whenever a threshold is set (SPEC rule 10). How long the caller waited tells no more: a
+     * window sees only "failed" and "slow".
+     */
+    long timeoutNanos() {
+        return timed ? slowCallNanos : 0;
     }
 
     void recordClosed(long generation, Outcome outcome, long durationNanos, long endNanos, boolean endKnown) {

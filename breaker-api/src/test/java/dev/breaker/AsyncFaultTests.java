@@ -365,6 +365,58 @@ class AsyncFaultTests {
     }
 
     @Test
+    void theCallersFinishingMethodsAnswerLikeACompletableFutureAndReleaseTheProbe() {
+        FakeTicker ticker = new FakeTicker();
+        CircuitBreaker b = breaker(State.HALF_OPEN, FailureClassifier.defaults(), ticker);
+        CompletableFuture<String> completed =
+                b.callAsync(CompletableFuture<String>::new).toCompletableFuture();
+        assertTrue(completed.complete("caller's"), "the caller's value completed the stage");
+        assertFalse(completed.complete("again"), "a second completion changes nothing");
+        assertEquals(0, b.metrics().probesAdmitted());
+
+        CompletableFuture<String> failed =
+                b.callAsync(CompletableFuture<String>::new).toCompletableFuture();
+        assertTrue(failed.completeExceptionally(new IllegalStateException("caller's")));
+        assertFalse(failed.completeExceptionally(new IllegalStateException("again")));
+        assertEquals(0, b.metrics().probesAdmitted(), "a caller's exception is not the dependency's: released");
+
+        CompletableFuture<String> cancelled =
+                b.callAsync(CompletableFuture<String>::new).toCompletableFuture();
+        assertTrue(cancelled.cancel(false));
+        assertTrue(cancelled.cancel(false), "cancelled already, as CompletableFuture answers");
+        assertFalse(completed.cancel(false), "completed with a value: not cancelled");
+        assertEquals(0, b.metrics().probesAdmitted());
+        assertEquals(State.HALF_OPEN, b.state(), "none of it is an outcome");
+    }
+
+    @Test
+    void obtrudingTheStageSettlesThePermitOnceAndTheLateCallDecidesNothing() {
+        FakeTicker ticker = new FakeTicker();
+        CircuitBreaker b = breaker(State.HALF_OPEN, FailureClassifier.defaults(), ticker);
+        CompletableFuture<String> source = new CompletableFuture<>();
+        CompletableFuture<String> f = b.callAsync(() -> source).toCompletableFuture();
+        assertEquals(1, b.metrics().probesAdmitted());
+        f.obtrudeValue("forced");
+        assertEquals("forced", f.join());
+        assertEquals(0, b.metrics().probesAdmitted(), "an obtruded value releases the probe");
+        f.obtrudeValue("forced again");
+        assertEquals("forced again", f.join(), "obtruding still overwrites, as CompletableFuture does");
+        source.complete("late");
+        assertEquals(State.HALF_OPEN, b.state(), "the call finishing later decides nothing");
+
+        CompletableFuture<String> source2 = new CompletableFuture<>();
+        CompletableFuture<String> g = b.callAsync(() -> source2).toCompletableFuture();
+        assertEquals(1, b.metrics().probesAdmitted());
+        IllegalStateException forced = new IllegalStateException("forced");
+        g.obtrudeException(forced);
+        assertSame(forced, assertThrows(CompletionException.class, g::join).getCause());
+        assertEquals(0, b.metrics().probesAdmitted(), "an obtruded exception releases the probe too");
+        source2.completeExceptionally(new IOException("late"));
+        assertEquals(State.HALF_OPEN, b.state());
+        assertEquals(0, b.metrics().duplicateReports());
+    }
+
+    @Test
     void aSupplierThatReturnsNullIsABugNotAFailure() {
         FakeTicker ticker = new FakeTicker();
         CircuitBreaker b = breaker(State.HALF_OPEN, FailureClassifier.defaults(), ticker);

@@ -369,4 +369,136 @@ class ListenerFaultTests {
         assertEquals(List.of(1L, 9L, 10L, 11L), generations, "the 3 newest waited; the 7 older were dropped");
         assertEquals(7, b.metrics().droppedEvents());
     }
+
+    @Test
+    void aFailingListenerIsLoggedWithTheBreakerTheListenerAndTheEvent() throws Exception {
+        RuntimeException bug = new IllegalStateException("listener bug 4711");
+        BreakerListener failing = new BreakerListener() {
+            @Override
+            public void onEvent(BreakerEvent event) {
+                throw bug;
+            }
+
+            @Override
+            public String toString() {
+                return "the failing listener";
+            }
+        };
+        CircuitBreaker b = CircuitBreaker.builder("logged")
+                .window(Windows.consecutiveFailures(1))
+                .eventExecutor(Runnable::run)
+                .listener(failing)
+                .build();
+        try (LogCapture log = new LogCapture()) {
+            b.tryAcquire().onFailure(0, null);
+            String text = log.text();
+            assertTrue(text.contains("breaker 'logged': listener the failing listener failed on"), text);
+            assertTrue(text.contains("WINDOW_TRIPPED"), "names the event: " + text);
+            assertTrue(text.contains("listener bug 4711"), "with the listener's exception: " + text);
+        }
+    }
+    /** Holds the tasks handed to it until the test runs them: hand-offs become steps of the test. */
+    static final class ManualExecutor implements java.util.concurrent.Executor {
+        final java.util.ArrayDeque<Runnable> tasks = new java.util.ArrayDeque<>();
+
+        @Override
+        public void execute(Runnable task) {
+            tasks.add(task);
+        }
+
+        void runAll() {
+            for (Runnable task; (task = tasks.poll()) != null; ) {
+                task.run();
+            }
+        }
+    }
+
+    private static List<Long> range(long from, long to) {
+        return java.util.stream.LongStream.rangeClosed(from, to).boxed().toList();
+    }
+
+    @Test
+    void aListenerThatCausesTransitionsGetsTheCallersShareThenTheExecutorsAndTheOldestAreDropped() {
+        ManualExecutor executor = new ManualExecutor();
+        List<Long> generations = new ArrayList<>();
+        CircuitBreaker[] self = new CircuitBreaker[1];
+        CircuitBreaker b = CircuitBreaker.builder("storm")
+                .ticker(new FakeTicker())
+                .eventExecutor(executor)
+                .eventBacklog(16)
+                .listener(e -> {
+                    if (e instanceof StateTransition t) {
+                        generations.add(t.generation());
+                        if (t.generation() == 1) {
+                            for (int i = 0; i < 20; i++) {
+                                self[0].reset(); // generations 2 to 21, published while this drain runs
+                            }
+                        }
+                    }
+                })
+                .build();
+        self[0] = b;
+        b.reset();
+        List<Long> onTheCaller = new ArrayList<>(List.of(1L));
+        onTheCaller.addAll(range(6, 12));
+        assertEquals(onTheCaller, generations, "8 on the caller: the first, then the newest 16 less what is left");
+        assertEquals(4, b.metrics().droppedEvents(), "generations 2 to 5 were beyond the backlog of 16");
+        assertEquals(1, executor.tasks.size(), "the rest was handed over");
+        executor.runAll();
+        List<Long> all = new ArrayList<>(onTheCaller);
+        all.addAll(range(13, 21));
+        assertEquals(all, generations);
+        assertEquals(4, b.metrics().droppedEvents());
+    }
+
+    @Test
+    void lateResultsShareTheCallersBudgetAndHaveABacklogOfTheirOwn() {
+        for (int backlog : new int[] {16, 4}) {
+            ManualExecutor executor = new ManualExecutor();
+            List<BreakerEvent> heard = new ArrayList<>();
+            Permit[] old = new Permit[1];
+            CircuitBreaker b = CircuitBreaker.builder("late")
+                    .ticker(new FakeTicker())
+                    .eventExecutor(executor)
+                    .eventBacklog(backlog)
+                    .listener(e -> {
+                        heard.add(e);
+                        if (e instanceof StateTransition) {
+                            for (int i = 0; i < 10; i++) {
+                                old[0].onFailure(0, null); // generation 0 has ended: late, each an event
+                            }
+                        }
+                    })
+                    .build();
+            old[0] = b.tryAcquire();
+            b.isolate();
+            assertEquals(10, b.metrics().lateResults());
+            long late = heard.stream().filter(LateResult.class::isInstance).count();
+            if (backlog == 16) {
+                assertEquals(7, late, "the caller's 8 deliveries: the transition and 7 late results");
+                assertEquals(0, b.metrics().droppedEvents());
+                executor.runAll();
+                assertEquals(11, heard.size(), "the executor delivered the other 3");
+            } else {
+                assertEquals(4, late, "4 waited, as many as the backlog holds");
+                assertEquals(6, b.metrics().droppedEvents(), "the other 6 were dropped and counted");
+                assertTrue(executor.tasks.isEmpty(), "nothing was left to hand over");
+            }
+        }
+    }
+
+    @Test
+    void aBacklogOfOneStillDeliversEveryEventInOrder() {
+        List<Long> generations = new ArrayList<>();
+        CircuitBreaker b = CircuitBreaker.builder("one")
+                .ticker(new FakeTicker())
+                .eventExecutor(Runnable::run)
+                .eventBacklog(1)
+                .listener(e -> generations.add(((StateTransition) e).generation()))
+                .build();
+        b.isolate();
+        b.reset();
+        b.isolate();
+        assertEquals(List.of(1L, 2L, 3L), generations);
+    }
 }

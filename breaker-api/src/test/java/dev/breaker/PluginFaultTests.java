@@ -545,4 +545,26 @@ class PluginFaultTests {
                 assertThrows(CallNotPermittedException.class, () -> outer.run(() -> inner.run(() -> {})));
         assertInstanceOf(FlakyTicker.TickerBroke.class, e.getSuppressed()[0]);
     }
+
+    @Test
+    void aPolicyThatFailsIsLoggedWithTheOpeningAndTheCooldownUsedInstead() throws Exception {
+        BreakablePolicy policy = new BreakablePolicy(10, 40);
+        CircuitBreaker b = CircuitBreaker.builder("policy-log")
+                .window(Windows.consecutiveFailures(1))
+                .halfOpen(policy)
+                .ticker(ticker)
+                .build();
+        b.tryAcquire().onFailure(0, null);
+        ticker.advance(10);
+        Permit probe = b.tryAcquire();
+        policy.broken = true;
+        try (LogCapture log = new LogCapture()) {
+            probe.onFailure(0, null);
+            String text = log.text();
+            assertTrue(
+                    text.contains(
+                            "breaker 'policy-log': half-open policy failed on opening 2; using the cooldown 10 ns"),
+                    text);
+        }
+    }
 }

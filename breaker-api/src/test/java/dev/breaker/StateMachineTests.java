@@ -471,4 +471,66 @@ class StateMachineTests {
         }
         assertEquals(State.OPEN, b.state());
     }
+
+    @Test
+    void aHalfOpenRejectionSaysWhenTheRoundEndsAtTheLatest() {
+        CircuitBreaker b = breaker(1, 10, 1);
+        fail(b);
+        ticker.advanceMillis(10);
+        assertTrue(b.tryAcquire().isProbe(), "the one probe is out");
+        ticker.advanceMillis(100);
+        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> b.get(() -> 1));
+        assertEquals(State.HALF_OPEN, e.state());
+        assertEquals(400 * MILLI, e.retryAfterNanos(), "the round's 500 ms less the 100 ms gone");
+    }
+
+    @Test
+    void aProbeReportedAtTheHalfOpenLimitEndsTheRoundAsATimeout() {
+        CircuitBreaker b = breaker(1, 10, 1);
+        fail(b);
+        ticker.advanceMillis(10);
+        Permit inTime = b.tryAcquire();
+        ticker.advance(500 * MILLI - 1);
+        inTime.onSuccess(0);
+        assertEquals(State.CLOSED, b.state(), "one nanosecond before the limit the probe decides");
+
+        fail(b);
+        ticker.advanceMillis(10);
+        Permit atTheLimit = b.tryAcquire();
+        ticker.advance(500 * MILLI);
+        atTheLimit.onSuccess(0);
+        assertEquals(State.OPEN, b.state(), "at the limit the round has timed out");
+        assertEquals(
+                TransitionReason.HALF_OPEN_TIMEOUT,
+                transitions().get(transitions().size() - 1).reason());
+    }
+
+    @Test
+    void isolateAndResetAreStampedWithTheTickerReading() {
+        CircuitBreaker b = breaker(1, 10, 1);
+        ticker.advanceMillis(3);
+        b.isolate();
+        assertEquals(ticker.read(), transitions().get(0).atNanos());
+        ticker.advanceMillis(4);
+        b.isolate();
+        assertEquals(1, transitions().size(), "isolating an isolated breaker changes nothing");
+        assertEquals(1, b.metrics().generation());
+        ticker.advanceMillis(5);
+        b.reset();
+        assertEquals(ticker.read(), transitions().get(1).atNanos());
+    }
+
+    @Test
+    void runRecordsItsSuccessesAndFailures() {
+        CircuitBreaker b = breaker(2, 10, 1);
+        Runnable boom = () -> {
+            throw new IllegalStateException("boom");
+        };
+        assertThrows(IllegalStateException.class, () -> b.run(boom));
+        b.run(() -> {});
+        assertThrows(IllegalStateException.class, () -> b.run(boom));
+        assertEquals(State.CLOSED, b.state(), "the success in between broke the streak");
+        assertThrows(IllegalStateException.class, () -> b.run(boom));
+        assertEquals(State.OPEN, b.state());
+    }
 }

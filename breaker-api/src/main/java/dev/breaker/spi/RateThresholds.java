@@ -88,6 +88,46 @@ public record RateThresholds(double failureRateThreshold, double slowCallRateThr
         return (double) failures / calls >= failureRateThreshold || (double) slowCalls / calls >= slowCallRateThreshold;
     }
 
+    /**
+     * The fewest failures among {@code calls} outcomes whose rate reaches the failure-rate
+     * threshold, compared exactly as {@link #trips} compares: a window that must not trip yet can
+     * take one less. Windows use it for their margins (see {@link CombiningWindow}).
+     *
+     * @param calls outcomes in the window, at least 1
+     * @return between 1 and {@code calls}
+     * @throws IllegalArgumentException when {@code calls} is below 1
+     */
+    public long fewestFailuresTripping(long calls) {
+        return fewestReaching(failureRateThreshold, calls);
+    }
+
+    /**
+     * The fewest slow calls among {@code calls} outcomes whose rate reaches the slow-call-rate
+     * threshold, compared exactly as {@link #trips} compares.
+     *
+     * @param calls outcomes in the window, at least 1
+     * @return between 1 and {@code calls}
+     * @throws IllegalArgumentException when {@code calls} is below 1
+     */
+    public long fewestSlowCallsTripping(long calls) {
+        return fewestReaching(slowCallRateThreshold, calls);
+    }
+
+    /** From the product's rounding, step to the exact answer of {@code (double) f / calls >= threshold}. */
+    private static long fewestReaching(double threshold, long calls) {
+        if (calls < 1) {
+            throw new IllegalArgumentException("calls must be >= 1, was " + calls);
+        }
+        long f = (long) Math.ceil(threshold * calls);
+        while (f > 1 && (double) (f - 1) / calls >= threshold) {
+            f--;
+        }
+        while (f < calls && (double) f / calls < threshold) {
+            f++;
+        }
+        return f;
+    }
+
     @Override
     public String toString() {
         return FAILURE_RATE + "=" + failureRateThreshold + ", " + SLOW_CALL_RATE + "=" + slowCallRateThreshold + ", "

@@ -55,8 +55,8 @@ public final class RingWindow extends CombiningWindow {
         this.thresholds = thresholds;
         this.streakLimit = consecutiveFailures;
         this.ring = new byte[size];
-        this.fullFailing = fewestTripping(thresholds.failureRateThreshold(), size);
-        this.fullSlow = fewestTripping(thresholds.slowCallRateThreshold(), size);
+        this.fullFailing = (int) thresholds.fewestFailuresTripping(size);
+        this.fullSlow = (int) thresholds.fewestSlowCallsTripping(size);
         this.minimumCalls = thresholds.minimumCalls();
     }
 
@@ -73,21 +73,6 @@ public final class RingWindow extends CombiningWindow {
             throw new IllegalArgumentException("size must be in [1, " + MAX_SIZE + "], was " + size);
         }
         return new Factory(size, thresholds, consecutiveFailures);
-    }
-
-    /**
-     * The fewest bad outcomes among {@code calls} whose rate reaches {@code threshold}, compared as
-     * the rule compares them ({@code (double) bad / calls >= threshold}).
-     */
-    static int fewestTripping(double threshold, long calls) {
-        long f = (long) Math.ceil(threshold * calls);
-        while (f > 0 && (double) (f - 1) / calls >= threshold) {
-            f--;
-        }
-        while (f <= calls && (double) f / calls < threshold) {
-            f++;
-        }
-        return (int) Math.min(f, Integer.MAX_VALUE);
     }
 
     @Override
@@ -135,8 +120,8 @@ public final class RingWindow extends CombiningWindow {
             int c = Math.max(thresholds.minimumCalls(), calls);
             if (marginCalls < 0 || c >= marginCalls + Math.max(1, marginCalls >> 3)) {
                 marginCalls = c;
-                marginFailing = fewestTripping(thresholds.failureRateThreshold(), c);
-                marginSlow = fewestTripping(thresholds.slowCallRateThreshold(), c);
+                marginFailing = (int) thresholds.fewestFailuresTripping(c);
+                marginSlow = (int) thresholds.fewestSlowCallsTripping(c);
             }
             f = marginFailing;
             s = marginSlow;
@@ -147,7 +132,7 @@ public final class RingWindow extends CombiningWindow {
 
     @Override
     protected boolean plainSuccessIsNoOp() {
-        return calls == size && failures == 0 && slowCalls == 0 && run == 0;
+        return calls == size && failures == 0 && slowCalls == 0; // a run of failures would be in the ring
     }
 
     @Override

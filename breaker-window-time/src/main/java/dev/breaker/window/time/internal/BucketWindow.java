@@ -182,24 +182,12 @@ public final class BucketWindow extends CombiningWindow {
         long c = Math.max(thresholds.minimumCalls(), calls);
         if (marginCalls < 0 || c >= marginCalls + Math.max(1, marginCalls >> 3)) {
             marginCalls = c;
-            marginFailing = fewestTripping(thresholds.failureRateThreshold(), c);
-            marginSlow = fewestTripping(thresholds.slowCallRateThreshold(), c);
+            marginFailing = thresholds.fewestFailuresTripping(c);
+            marginSlow = thresholds.fewestSlowCallsTripping(c);
         }
         long f = marginFailing - 1 - failures;
         long s = marginSlow - 1 - slowCalls;
         return (int) Math.max(-1, Math.min(Integer.MAX_VALUE, Math.min(f, s)));
-    }
-
-    /** The fewest bad outcomes among {@code calls} whose rate reaches {@code threshold}, as the rule compares. */
-    private static long fewestTripping(double threshold, long calls) {
-        long f = (long) Math.ceil(threshold * calls);
-        while (f > 0 && (double) (f - 1) / calls >= threshold) {
-            f--;
-        }
-        while (f <= calls && (double) f / calls < threshold) {
-            f++;
-        }
-        return f;
     }
 
     @Override
