@@ -160,10 +160,14 @@ final class Calls {
             long start,
             boolean onCallersThread) {
         long duration = 0;
+        long end = 0;
+        boolean endKnown = false;
         Throwable failure = null;
         if (b.timed) {
             try {
-                duration = Math.max(0, b.ticker.read() - start);
+                end = b.ticker.read();
+                duration = Math.max(0, end - start);
+                endKnown = true; // the window is handed this reading and need not take its own
             } catch (Throwable t) {
                 failure = t;
             }
@@ -174,8 +178,8 @@ final class Calls {
                             || thrown instanceof Error
                             || Causes.gaveUp(Causes.unwrap(thrown)))) {
                 permit.release();
-            } else {
-                permit.onResult(result, thrown, duration);
+            } else { // a permit the execute path was granted
+                ((GrantedPermit) permit).onResultAt(result, thrown, duration, end, endKnown);
             }
         } catch (Throwable t) {
             failure = DefaultCircuitBreaker.combine(failure, t);

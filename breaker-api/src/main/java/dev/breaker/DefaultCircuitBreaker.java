@@ -503,10 +503,14 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         }
     }
 
-    /** OPEN again after a round: one more consecutive open, a cooldown from the policy, starting at {@code at}. */
+    /**
+     * OPEN again after a HALF_OPEN round: one more consecutive open, a cooldown from the policy,
+     * starting at {@code at}. Should the policy fail, the cooldown before the round is used (a
+     * HALF_OPEN snapshot carries it), even when it was 0.
+     */
     private Snapshot reopen(Snapshot s, long at, boolean known, TransitionReason reason) {
         int opens = s.opens == Integer.MAX_VALUE ? s.opens : s.opens + 1;
-        long cooldown = cooldownFor(opens, s.cooldownNanos > 0 ? s.cooldownNanos : firstCooldownNanos);
+        long cooldown = cooldownFor(opens, s.cooldownNanos);
         return Snapshot.open(
                 s.generation + 1, at, known, cooldown, opens, s.window, s.frozen, event(s, State.OPEN, reason, at));
     }

@@ -417,6 +417,43 @@ class AsyncFaultTests {
     }
 
     @Test
+    void aStageThatCannotBeObservedFailsTheCallAndFreesTheProbe() {
+        FakeTicker ticker = new FakeTicker();
+        CircuitBreaker b = breaker(State.HALF_OPEN, FailureClassifier.defaults(), ticker);
+        IllegalStateException refusal = new IllegalStateException("no observers, please");
+        CompletableFuture<String> hostile = new CompletableFuture<>() {
+            @Override
+            public CompletableFuture<String> whenComplete(
+                    java.util.function.BiConsumer<? super String, ? super Throwable> action) {
+                throw refusal;
+            }
+        };
+        CompletableFuture<String> f = b.callAsync(() -> hostile).toCompletableFuture();
+        assertSame(refusal, assertThrows(CompletionException.class, f::join).getCause());
+        assertEquals(0, b.metrics().probesAdmitted(), "the permit is settled: the outcome can never be known");
+    }
+
+    @Test
+    void aFallbackThatThrowsOnARejectionOrABuggySupplierFailsTheStage() {
+        FakeTicker ticker = new FakeTicker();
+        CircuitBreaker b = breaker(State.CLOSED, FailureClassifier.defaults(), ticker);
+        IllegalStateException fallbackBug = new IllegalStateException("fallback bug");
+        Function<Throwable, String> throwing = t -> {
+            throw fallbackBug;
+        };
+        CompletableFuture<String> nullStage = b.callAsync(() -> null, throwing).toCompletableFuture();
+        assertSame(
+                fallbackBug,
+                assertThrows(CompletionException.class, nullStage::join).getCause());
+        b.isolate();
+        CompletableFuture<String> rejected = b.callAsync(() -> CompletableFuture.completedFuture("never"), throwing)
+                .toCompletableFuture();
+        assertSame(
+                fallbackBug,
+                assertThrows(CompletionException.class, rejected::join).getCause());
+    }
+
+    @Test
     void aSupplierThatReturnsNullIsABugNotAFailure() {
         FakeTicker ticker = new FakeTicker();
         CircuitBreaker b = breaker(State.HALF_OPEN, FailureClassifier.defaults(), ticker);

@@ -232,6 +232,25 @@ class BackOffTests {
     }
 
     @Test
+    void theMetricsOfABackOffShowTheEraThatEndedEvenIfItsWindowAgesOut() {
+        RecordingWindow.Factory windows = new RecordingWindow.Factory(100);
+        CircuitBreaker b = builder().window(windows).build();
+        b.tryAcquire().onFailure(0, null);
+        b.tryAcquire().onSuccess(0);
+        b.tryAcquire().onFailure(0, new TooManyRequests(Duration.ofSeconds(2)));
+        assertEquals(State.OPEN, b.state());
+        windows.current().counts = dev.breaker.spi.WindowCounts.empty(); // as a time window ages out
+        assertEquals(2, b.metrics().bufferedCalls(), "frozen when the back-off ended the era (which it did not join)");
+        assertEquals(1, b.metrics().failedCalls());
+        ticker.advance(2 * SECOND);
+        Permit probe = b.tryAcquire();
+        assertTrue(probe.isProbe());
+        probe.onFailure(0, new TooManyRequests(Duration.ofSeconds(1)));
+        assertEquals(State.OPEN, b.state());
+        assertEquals(2, b.metrics().bufferedCalls(), "a back-off from HALF_OPEN keeps the era that tripped");
+    }
+
+    @Test
     void aLateBackOffDecidesNothing() {
         CircuitBreaker b = builder().build();
         Permit stale = b.tryAcquire();

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -119,6 +120,24 @@ class DefaultMethodsTests {
                         .callAsync(() -> CompletableFuture.completedFuture("value"), t -> t)
                         .toCompletableFuture()
                         .join());
+    }
+
+    @Test
+    void callAsyncWithAFallbackUnwrapsOnlyACompletionExceptionThatHasACause() {
+        IOException withACause = new IOException("down", new IllegalStateException("root"));
+        CompletionException withoutACause = new CompletionException("no cause", null);
+        for (Throwable failure : List.of(withACause, withoutACause)) {
+            Throwable[] seen = new Throwable[1];
+            decorator.reset();
+            decorator
+                    .callAsync(() -> CompletableFuture.<String>failedFuture(failure), t -> {
+                        seen[0] = t;
+                        return "fallback";
+                    })
+                    .toCompletableFuture()
+                    .join();
+            assertSame(failure, seen[0], "shown as it is: " + failure);
+        }
     }
 
     @Test

@@ -3,12 +3,14 @@ package dev.breaker;
 import static dev.breaker.Replay.MILLI;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -300,5 +302,62 @@ class ExecutionTests {
         assertEquals(State.OPEN, b.state());
         ticker.advanceMillis(10);
         assertTrue(b.tryAcquire().granted());
+    }
+
+    @Test
+    void theFallbackVariantsReturnTheCallsOwnValueWhenItSucceeds() throws Exception {
+        CircuitBreaker b = builder().build();
+        assertEquals("value", b.call(() -> "value", e -> "fallback"));
+        assertEquals("value", b.get(() -> "value", e -> "fallback"));
+        assertEquals(0, b.metrics().failedCalls());
+    }
+
+    @Test
+    void theEndOfCallReadingReachesTheWindowWhenTheBreakerHasOne() {
+        RecordingWindow.Factory windows = new RecordingWindow.Factory(100);
+        CircuitBreaker timed = builder()
+                .window(windows)
+                .slowCallThreshold(Duration.ofSeconds(1))
+                .build();
+        ticker.set(5_000);
+        timed.get(() -> {
+            ticker.advance(300);
+            return "x";
+        });
+        assertEquals(List.of(5_300L), windows.current().stamps, "the reading taken at the end of the call");
+        timed.tryAcquire().onSuccess(0); // a caller's report: the breaker has no reading of its own
+        assertEquals(List.of(5_300L), windows.current().stamps);
+        assertEquals(2, windows.current().calls.size(), "recorded without a reading");
+    }
+
+    @Test
+    void trackedClosedPermitsCountTheirFirstReportAndRefuseTheSecond() {
+        CircuitBreaker b = builder().trackedPermits(true).build();
+        Permit p = b.tryAcquire();
+        assertNotSame(p, b.tryAcquire(), "one permit per call");
+        p.onSuccess(0);
+        p.onFailure(0, null);
+        assertEquals(State.CLOSED, b.state(), "the second report is refused");
+        assertEquals(1, b.metrics().duplicateReports());
+        Permit q = b.tryAcquire();
+        q.onFailure(0, null);
+        assertEquals(State.OPEN, b.state(), "the first report counts");
+
+        CircuitBreaker backingOff = builder().trackedPermits(true).build();
+        Permit r = backingOff.tryAcquire();
+        r.onFailure(0, new BackOffTests.TooManyRequests(Duration.ofSeconds(3)));
+        assertEquals(State.OPEN, backingOff.state(), "a back-off on a tracked permit opens");
+        r.onFailure(0, new BackOffTests.TooManyRequests(Duration.ofSeconds(3)));
+        assertEquals(1, backingOff.metrics().duplicateReports(), "and a second one is a duplicate");
+        assertEquals(1, backingOff.metrics().generation());
+    }
+
+    @Test
+    void untrackedClosedPermitsAreOneSharedObjectPerEra() {
+        CircuitBreaker b = builder().build();
+        Permit p = b.tryAcquire();
+        assertSame(p, b.tryAcquire(), "nothing allocated per call");
+        b.reset();
+        assertNotSame(p, b.tryAcquire(), "a new era, a new permit: the old one's reports are late");
     }
 }

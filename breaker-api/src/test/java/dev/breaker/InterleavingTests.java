@@ -79,6 +79,7 @@ class InterleavingTests {
         Permit p = b.tryAcquire();
         assertTrue(p.granted());
         assertFalse(p.isProbe(), "the breaker closed first: an ordinary CLOSED permit");
+        assertSame(p, b.tryAcquire(), "the era's one shared permit");
         assertEquals(State.CLOSED, b.state());
         p.onSuccess(0);
         assertEquals(0, b.metrics().lateResults(), "a permit of the current era");
@@ -160,5 +161,44 @@ class InterleavingTests {
         assertEquals(State.ISOLATED, b.state(), "isolating works with both broken");
         assertEquals(1, thrown.getSuppressed().length);
         assertSame(windowBug, thrown.getSuppressed()[0]);
+    }
+
+    @Test
+    void isolateWinsOverAResetThatLandsWhileItReadsTheCounts() {
+        CircuitBreaker[] self = new CircuitBreaker[1];
+        AtomicReference<Runnable> whenCounted = new AtomicReference<>();
+        CircuitBreaker b = CircuitBreaker.builder("isolate-vs-reset")
+                .window(new WindowFactory() {
+                    @Override
+                    public Window create(Ticker t) {
+                        return new Window() {
+                            @Override
+                            public boolean record(boolean failure, boolean slow) {
+                                return false;
+                            }
+
+                            @Override
+                            public WindowCounts counts() {
+                                Runnable action = whenCounted.getAndSet(null);
+                                if (action != null) {
+                                    action.run();
+                                }
+                                return WindowCounts.empty();
+                            }
+                        };
+                    }
+
+                    @Override
+                    public String describe() {
+                        return "a window that lets a reset in while it is counted";
+                    }
+                })
+                .ticker(ticker)
+                .build();
+        self[0] = b;
+        whenCounted.set(() -> self[0].reset());
+        b.isolate();
+        assertEquals(State.ISOLATED, b.state(), "the isolation retried on the new era and took effect");
+        assertEquals(2, b.metrics().generation(), "the reset, then the isolation");
     }
 }

@@ -501,4 +501,64 @@ class ListenerFaultTests {
         b.isolate();
         assertEquals(List.of(1L, 2L, 3L), generations);
     }
+    /** A breaker whose listener, on the first transition, causes {@code more} transitions and {@code late} late results. */
+    private static CircuitBreaker cascading(
+            java.util.concurrent.Executor executor, List<BreakerEvent> heard, int more, int late) {
+        CircuitBreaker[] self = new CircuitBreaker[1];
+        Permit[] old = new Permit[1];
+        CircuitBreaker b = CircuitBreaker.builder("cascade")
+                .ticker(new FakeTicker())
+                .eventExecutor(executor)
+                .listener(e -> {
+                    heard.add(e);
+                    if (e instanceof StateTransition t && t.generation() == 1) {
+                        for (int i = 0; i < more; i++) {
+                            self[0].reset();
+                        }
+                        for (int i = 0; i < late; i++) {
+                            old[0].onFailure(0, null);
+                        }
+                    }
+                })
+                .build();
+        self[0] = b;
+        old[0] = b.tryAcquire();
+        return b;
+    }
+
+    @Test
+    void theCallerHandsOverOnlyWhenSomethingIsLeftAfterItsShare() {
+        ManualExecutor executor = new ManualExecutor();
+        List<BreakerEvent> heard = new ArrayList<>();
+        cascading(executor, heard, 7, 0).reset();
+        assertEquals(8, heard.size(), "8 events, all on the caller");
+        assertTrue(executor.tasks.isEmpty(), "nothing left: nothing handed over");
+
+        heard.clear();
+        cascading(executor, heard, 8, 0).reset();
+        assertEquals(8, heard.size(), "the caller's share");
+        assertEquals(1, executor.tasks.size(), "one event left: handed over");
+        executor.runAll();
+        assertEquals(9, heard.size());
+    }
+
+    @Test
+    void whenTheExecutorRefusesExactlyWhatWasLeftIsCountedAsDropped() {
+        java.util.concurrent.Executor refusing = task -> {
+            throw new RejectedExecutionException("shut down");
+        };
+        List<BreakerEvent> heard = new ArrayList<>();
+        CircuitBreaker oneLeft = cascading(refusing, heard, 8, 0);
+        oneLeft.reset();
+        assertEquals(8, heard.size());
+        assertEquals(1, oneLeft.metrics().droppedEvents(), "the one transition the executor did not take");
+
+        heard.clear();
+        CircuitBreaker lateLeft = cascading(refusing, heard, 0, 10);
+        lateLeft.reset();
+        assertEquals(8, heard.size(), "the transition and 7 late results");
+        assertEquals(3, lateLeft.metrics().droppedEvents(), "the 3 late results the executor did not take");
+        lateLeft.isolate();
+        assertEquals(9, heard.size(), "delivery goes on with the next event");
+    }
 }

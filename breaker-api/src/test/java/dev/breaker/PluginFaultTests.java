@@ -535,6 +535,25 @@ class PluginFaultTests {
     }
 
     @Test
+    void aPolicyThatFailsAfterACooldownOfZeroKeepsZero() {
+        BreakablePolicy policy = new BreakablePolicy(10, 0);
+        CircuitBreaker b = CircuitBreaker.builder("p")
+                .window(Windows.consecutiveFailures(1))
+                .halfOpen(policy)
+                .ticker(ticker)
+                .build();
+        b.tryAcquire().onFailure(0, null);
+        ticker.advance(10);
+        b.tryAcquire().onFailure(0, null); // reopened with the second cooldown, 0
+        Permit probe = b.tryAcquire();
+        assertTrue(probe.isProbe(), "a cooldown of 0: half-open at once");
+        policy.broken = true;
+        probe.onFailure(0, null);
+        assertEquals(State.OPEN, b.state());
+        assertTrue(b.tryAcquire().isProbe(), "the last good cooldown was 0, not the first (10)");
+    }
+
+    @Test
     void aNestedBreakersRejectionCarriesAPluginFailureAlong() {
         CircuitBreaker inner = CircuitBreaker.builder("inner").ticker(ticker).build();
         inner.isolate();

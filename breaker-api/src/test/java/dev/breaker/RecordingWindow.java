@@ -17,6 +17,9 @@ final class RecordingWindow implements Window {
     record Call(boolean failure, boolean slow) {}
 
     final List<Call> calls = new CopyOnWriteArrayList<>();
+    /** The readings the breaker passed along through {@link #recordAt}, in order. */
+    final List<Long> stamps = new CopyOnWriteArrayList<>();
+
     private final int tripAfter;
     private final AtomicLong failures = new AtomicLong();
     volatile WindowCounts counts = WindowCounts.empty();
@@ -33,6 +36,12 @@ final class RecordingWindow implements Window {
                 failure ? failures.incrementAndGet() : failures.get(),
                 calls.stream().filter(Call::slow).count());
         return failure && failures.get() >= tripAfter;
+    }
+
+    @Override
+    public boolean recordAt(boolean failure, boolean slow, long nowNanos) {
+        stamps.add(nowNanos);
+        return record(failure, slow);
     }
 
     @Override

@@ -11,7 +11,6 @@ import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.LongRange;
 
 /**
  * {@link RateThresholds#fewestFailuresTripping} and {@link RateThresholds#fewestSlowCallsTripping}
@@ -20,32 +19,55 @@ import net.jqwik.api.constraints.LongRange;
  */
 class FewestTrippingProperties {
 
+    /** A threshold and a number of calls. */
+    record Case(double threshold, long calls) {}
+
+    /**
+     * Mostly thresholds that are fractions ({@code k / n}, or the double just above one) with calls a
+     * multiple of {@code n}: there the product rounds either side of the answer (9/11 x 77 is
+     * 63.00000000000001, the answer 63; just above 1/3, x 3 is 1.0, the answer 2). Then decimals
+     * written as percentages, then any threshold and any number of calls.
+     */
     @Provide
-    Arbitrary<Double> thresholds() {
-        return Arbitraries.oneOf(
-                Arbitraries.of(0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0, 1.0 / 3, Double.MIN_VALUE, Math.nextDown(1.0)),
-                Arbitraries.integers().between(1, 1000).map(permille -> permille / 1000.0),
-                Arbitraries.doubles().between(0.0, 1.0).ofScale(9).filter(t -> t > 0));
+    Arbitrary<Case> cases() {
+        Arbitrary<Case> exact = Arbitraries.integers()
+                .between(1, 1000)
+                .flatMap(n -> Arbitraries.integers()
+                        .between(1, n)
+                        .flatMap(k -> Arbitraries.longs()
+                                .between(1, 2_000)
+                                .flatMap(m -> Arbitraries.of(
+                                        new Case((double) k / n, (long) n * m),
+                                        new Case(Math.min(1.0, Math.nextUp((double) k / n)), (long) n * m)))));
+        Arbitrary<Case> decimal = Arbitraries.integers()
+                .between(1, 100)
+                .flatMap(
+                        percent -> Arbitraries.longs().between(1, 20_000).map(m -> new Case(percent / 100.0, 100 * m)));
+        Arbitrary<Case> any = Arbitraries.doubles()
+                .between(0.0, 1.0)
+                .ofScale(9)
+                .filter(t -> t > 0)
+                .flatMap(t -> Arbitraries.longs().between(1, 2_000_000).map(c -> new Case(t, c)));
+        return Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(4, exact), net.jqwik.api.Tuple.of(4, decimal), net.jqwik.api.Tuple.of(2, any));
     }
 
-    @Property(tries = 2000)
-    void theFewestFailuresTripAndOneLessDoesNot(
-            @ForAll("thresholds") double threshold, @ForAll @LongRange(min = 1, max = 2_000_000) long calls) {
-        RateThresholds rule = new RateThresholds(threshold, 1.0, 1);
-        long f = rule.fewestFailuresTripping(calls);
-        assertTrue(f >= 1 && f <= calls, "between 1 and the calls: " + f);
-        assertTrue(rule.trips(calls, f, 0), f + " of " + calls + " reach " + threshold);
-        assertFalse(rule.trips(calls, f - 1, 0), (f - 1) + " of " + calls + " stay below " + threshold);
+    @Property(tries = 1000)
+    void theFewestFailuresTripAndOneLessDoesNot(@ForAll("cases") Case c) {
+        RateThresholds rule = new RateThresholds(c.threshold(), 1.0, 1);
+        long f = rule.fewestFailuresTripping(c.calls());
+        assertTrue(f >= 1 && f <= c.calls(), "between 1 and the calls: " + f);
+        assertTrue(rule.trips(c.calls(), f, 0), f + " of " + c.calls() + " reach " + c.threshold());
+        assertFalse(rule.trips(c.calls(), f - 1, 0), (f - 1) + " of " + c.calls() + " stay below " + c.threshold());
     }
 
-    @Property(tries = 2000)
-    void theFewestSlowCallsTripAndOneLessDoesNot(
-            @ForAll("thresholds") double threshold, @ForAll @LongRange(min = 1, max = 2_000_000) long calls) {
-        RateThresholds rule = new RateThresholds(1.0, threshold, 1);
-        long s = rule.fewestSlowCallsTripping(calls);
-        assertTrue(s >= 1 && s <= calls, "between 1 and the calls: " + s);
-        assertTrue(rule.trips(calls, 0, s));
-        assertFalse(rule.trips(calls, 0, s - 1));
+    @Property(tries = 1000)
+    void theFewestSlowCallsTripAndOneLessDoesNot(@ForAll("cases") Case c) {
+        RateThresholds rule = new RateThresholds(1.0, c.threshold(), 1);
+        long s = rule.fewestSlowCallsTripping(c.calls());
+        assertTrue(s >= 1 && s <= c.calls(), "between 1 and the calls: " + s);
+        assertTrue(rule.trips(c.calls(), 0, s));
+        assertFalse(rule.trips(c.calls(), 0, s - 1));
     }
 
     @Example
@@ -56,6 +78,8 @@ class FewestTrippingProperties {
         assertEquals(1, rule.fewestFailuresTripping(1));
         assertEquals(34, new RateThresholds(1.0 / 3, 1.0, 1).fewestFailuresTripping(100));
         assertEquals(100, new RateThresholds(1.0, 1.0, 1).fewestSlowCallsTripping(100));
+        assertEquals(63, new RateThresholds(9.0 / 11, 1.0, 1).fewestFailuresTripping(77), "the product overshoots");
+        assertEquals(2, new RateThresholds(Math.nextUp(1.0 / 3), 1.0, 1).fewestFailuresTripping(3), "it falls short");
     }
 
     @Example
