@@ -150,7 +150,21 @@ class BuilderTests {
 
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(
-            strings = {"a\u2028b", "a\u2029b", "a\u202Eb", "a\u2066b", "a\rb", "a\u0000b", "\uD800x"})
+            strings = {
+                "a\u2028b",
+                "a\u2029b",
+                "a\u202Ab",
+                "a\u202Eb",
+                "a\u2066b",
+                "a\u2069b",
+                "a\u061Cb",
+                "a\u200Eb",
+                "a\u200Fb",
+                "a\rb",
+                "a\u0000b",
+                "a\u007Fb",
+                "\uD800x"
+            })
     void namesThatBreakOrReorderLinesAreRefused(String name) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CircuitBreaker.builder(name));
         assertTrue(e.getMessage().startsWith("name must not contain control characters, was '"), e.getMessage());
@@ -161,5 +175,92 @@ class BuilderTests {
             strings = {"payments", "payments-eu west", "Zahlungen", "支付", "платежи", "café", "a\u0301", "🚀", "x"})
     void namesPeopleWriteAreAccepted(String name) {
         assertEquals(name, CircuitBreaker.builder(name).build().name());
+    }
+
+    @Test
+    void aRefusedNameIsQuotedWithItsLettersAsWrittenAndItsControlsEscaped() {
+        rejects(
+                "name must not contain control characters, was 'café\\u007F'",
+                () -> CircuitBreaker.builder("café\u007F"));
+        rejects(
+                "name must not contain control characters, was 'Zahlungen \\u2069支付'",
+                () -> CircuitBreaker.builder("Zahlungen \u2069支付"));
+    }
+
+    @Test
+    void eventBacklogTakesOneToItsMaximumAndNamesAnythingElse() {
+        rejects(
+                "eventBacklog must be in [1, 1048576], was 0",
+                () -> CircuitBreaker.builder("b").eventBacklog(0));
+        rejects(
+                "eventBacklog must be in [1, 1048576], was 1048577",
+                () -> CircuitBreaker.builder("b").eventBacklog(CircuitBreakerBuilder.MAX_EVENT_BACKLOG + 1));
+        for (int backlog : new int[] {1, CircuitBreakerBuilder.MAX_EVENT_BACKLOG}) {
+            java.util.List<BreakerEvent> heard = new java.util.ArrayList<>();
+            CircuitBreaker b = CircuitBreaker.builder("b")
+                    .window(Windows.consecutiveFailures(1))
+                    .ticker(new FakeTicker())
+                    .eventExecutor(Runnable::run)
+                    .eventBacklog(backlog)
+                    .listener(heard::add)
+                    .build();
+            b.tryAcquire().onFailure(0, null);
+            assertEquals(1, heard.size(), "a backlog of " + backlog + " delivers the trip");
+        }
+    }
+
+    /**
+     * Without an event executor, leftover events go where CompletableFuture sends its tasks: the
+     * common pool when it runs tasks in parallel, else a new thread per hand-off. Either way the
+     * thread is a daemon, so a breaker never keeps the JVM from exiting.
+     */
+    @Test
+    void theDefaultEventExecutorUsesDaemonThreadsLikeCompletableFuture() throws Exception {
+        java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch allDelivered = new java.util.concurrent.CountDownLatch(21);
+        java.util.Queue<Thread> handedOffTo = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        CircuitBreaker b = CircuitBreaker.builder("daemons")
+                .ticker(new FakeTicker())
+                .listener(e -> {
+                    if (!(e instanceof StateTransition t)) {
+                        return;
+                    }
+                    if (t.generation() == 1) {
+                        entered.countDown();
+                        try {
+                            release.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                        } catch (InterruptedException ie) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    if (!Thread.currentThread().getName().equals("first-caller")) {
+                        handedOffTo.add(Thread.currentThread());
+                    }
+                    allDelivered.countDown();
+                })
+                .build();
+        Thread first = new Thread(b::reset, "first-caller");
+        first.start();
+        assertTrue(entered.await(5, java.util.concurrent.TimeUnit.SECONDS));
+        for (int i = 0; i < 20; i++) {
+            b.reset(); // queues its event: the first caller is still delivering
+        }
+        release.countDown();
+        assertTrue(allDelivered.await(10, java.util.concurrent.TimeUnit.SECONDS));
+        first.join(5_000);
+        assertTrue(!handedOffTo.isEmpty(), "the first caller handed the rest off");
+        boolean commonPool = java.util.concurrent.ForkJoinPool.getCommonPoolParallelism() > 1;
+        for (Thread t : handedOffTo) {
+            assertTrue(t.isDaemon(), t.getName());
+            if (commonPool) {
+                assertTrue(
+                        t instanceof java.util.concurrent.ForkJoinWorkerThread w
+                                && w.getPool() == java.util.concurrent.ForkJoinPool.commonPool(),
+                        t.getName());
+            } else {
+                assertEquals("dev.breaker-events", t.getName());
+            }
+        }
     }
 }

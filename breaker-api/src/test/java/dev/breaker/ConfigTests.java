@@ -185,4 +185,80 @@ class ConfigTests {
                                 () -> CircuitBreakerConfig.builder().classifier(null))
                         .getMessage());
     }
+
+    @Test
+    void configsThatDifferSpreadOverHashCodes() {
+        java.util.Set<Integer> hashes = new java.util.HashSet<>();
+        for (int probes = 1; probes <= 8; probes++) {
+            hashes.add(CircuitBreakerConfig.builder().probes(probes).build().hashCode());
+        }
+        assertEquals(8, hashes.size(), "eight configs differing in probes share no hash code: " + hashes);
+    }
+
+    private static HalfOpenPolicy policy(int probes, long firstCooldownNanos) {
+        return new HalfOpenPolicy() {
+            @Override
+            public int probes() {
+                return probes;
+            }
+
+            @Override
+            public long cooldownNanos(int consecutiveOpens) {
+                return firstCooldownNanos;
+            }
+
+            @Override
+            public Verdict decide(int successes, int failures) {
+                return Verdict.CLOSE;
+            }
+
+            @Override
+            public String toString() {
+                return "custom";
+            }
+        };
+    }
+
+    @Test
+    void aPolicyThatAnswersNoProbesOrANegativeCooldownIsRefusedByName() {
+        assertEquals(
+                "halfOpen policy custom: probes() must be >= 1, was 0",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> CircuitBreakerConfig.builder()
+                                        .halfOpen(policy(0, 0))
+                                        .build())
+                        .getMessage());
+        assertEquals(
+                "halfOpen policy custom: cooldownNanos(1) must be >= 0, was -1",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> CircuitBreakerConfig.builder()
+                                        .halfOpen(policy(1, -1))
+                                        .build())
+                        .getMessage());
+        HalfOpenPolicy smallest = policy(1, 0);
+        assertSame(
+                smallest,
+                CircuitBreakerConfig.builder().halfOpen(smallest).build().halfOpen());
+    }
+
+    @Test
+    void pluginsThatCannotDescribeThemselvesArePrintedByClassAndIdentity() {
+        dev.breaker.spi.WindowFactory window = new dev.breaker.spi.WindowFactory() {
+            @Override
+            public dev.breaker.spi.Window create(Ticker ticker) {
+                return Windows.consecutiveFailures(1).create(ticker);
+            }
+
+            @Override
+            public String describe() {
+                throw new IllegalStateException("describe bug");
+            }
+        };
+        CircuitBreakerConfig c = CircuitBreakerConfig.builder().window(window).build();
+        String identity = window.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(window));
+        assertTrue(
+                c.toString().startsWith("CircuitBreakerConfig[window=" + identity + ", halfOpen=fixed("), c.toString());
+    }
 }

@@ -140,4 +140,51 @@ class SettingsTests {
                         + "about 292 years), was 106752d",
                 refused(() -> of("length", "106752d").duration("length", Duration.ZERO)));
     }
+
+    @org.junit.jupiter.api.Test
+    void absentKeysAreNotThereAndReadAsTheirFallbacks() {
+        Settings s = Settings.of("window 'w'", Map.of("size", "3"), Set.of("size", "factor", "length", "rate"));
+        assertEquals(true, s.has("size"));
+        assertEquals(false, s.has("factor"));
+        assertEquals(2.5, s.doubleValue("factor", 2.5));
+        assertEquals(Duration.ofSeconds(7), s.duration("length", Duration.ofSeconds(7)));
+        assertEquals(0.25, s.rate("rate", 0.25));
+        assertEquals(9, s.intValue("absent", 9, 1));
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {"0.5|0.5", "-2|-2.0", " 1e3 |1000.0", ".25|0.25", "7|7.0"})
+    void numbersAsWritten(String text, double expected) {
+        assertEquals(expected, of("factor", text).doubleValue("factor", 99.0));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"PT2562047H47M16.854775807S", "9223372036854775807ns"})
+    void theLongestDurationIsAccepted(String text) {
+        assertEquals(Duration.ofNanos(Long.MAX_VALUE), of("length", text).duration("length", Duration.ZERO));
+    }
+
+    @org.junit.jupiter.api.Test
+    void aBuilderRunThroughTheSettingsReturnsItsResultAndItsErrorsNameTheOwnerOnce() {
+        Settings s = of("size", "0");
+        assertEquals("built", s.build(() -> "built"));
+        assertEquals(
+                "window 'w': size must be >= 1, was 0",
+                refused(() -> s.build(() -> {
+                    throw new IllegalArgumentException("size must be >= 1, was 0");
+                })),
+                "a typed builder's message gets the owner");
+        IllegalArgumentException own = s.fail("size must be >= 1, was 0");
+        org.junit.jupiter.api.Assertions.assertSame(
+                own,
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () -> s.build(() -> {
+                            throw own;
+                        })),
+                "a message that already names the owner is passed on as it is");
+        assertEquals("window 'w': size must be >= 1, was 0", own.getMessage());
+    }
 }
