@@ -55,6 +55,34 @@ class CountWindowTests {
     }
 
     @Test
+    void theLimitsOfEverySettingAreAcceptedAndOneBeyondIsRefused() {
+        rejects(
+                "size must be in [1, 1000000], was 1000001",
+                () -> CountWindow.builder().size(CountWindow.MAX_SIZE + 1));
+        assertEquals(
+                "count(size=1000000, failureRateThreshold=0.5, slowCallRateThreshold=1.0, minimumCalls=100)",
+                CountWindow.builder().size(CountWindow.MAX_SIZE).build().describe());
+
+        Window one = CountWindow.builder().size(1).build().create(() -> 0);
+        assertFalse(one.record(false, false), "the default minimum is min(size, 100): 1");
+        assertTrue(one.record(true, false), "a ring of one holds only the failure");
+        assertFalse(one.record(false, false), "and then only the success");
+
+        Window eachFailure = CountWindow.builder()
+                .failureRateThreshold(1.0)
+                .consecutiveFailures(1)
+                .build()
+                .create(() -> 0);
+        assertFalse(eachFailure.record(false, true));
+        assertTrue(eachFailure.record(true, false), "a run of one failure trips, far below the minimum");
+        assertFalse(eachFailure.record(false, false));
+        assertTrue(eachFailure.record(true, false), "and so does the next one");
+        rejects(
+                "consecutiveFailures must be >= 1, was -1",
+                () -> CountWindow.builder().consecutiveFailures(-1));
+    }
+
+    @Test
     void namedLookupValidatesEveryKey() {
         assertEquals(
                 "count(size=100, failureRateThreshold=0.5, slowCallRateThreshold=1.0, minimumCalls=100)",

@@ -58,6 +58,44 @@ class TimeWindowTests {
     }
 
     @Test
+    void theLimitsOfEverySettingAreAcceptedAndOneBeyondIsRefused() {
+        Duration longest = Duration.ofNanos(Long.MAX_VALUE);
+        assertEquals(
+                "time(length=PT2562047H47M16.854775807S, buckets=1, failureRateThreshold=0.5,"
+                        + " slowCallRateThreshold=1.0, minimumCalls=100)",
+                TimeWindow.builder().length(longest).buckets(1).build().describe());
+        rejects(
+                "length must be at most PT2562047H47M16.854775807S (Long.MAX_VALUE nanoseconds, about 292 years),"
+                        + " was PT2562047H47M16.854775808S",
+                () -> TimeWindow.builder().length(longest.plusNanos(1)));
+        rejects(
+                "length must be > 0, was PT-0.000000001S",
+                () -> TimeWindow.builder().length(Duration.ofNanos(-1)));
+
+        assertEquals(
+                "time(length=PT0.00001S, buckets=10000, failureRateThreshold=0.5, slowCallRateThreshold=1.0,"
+                        + " minimumCalls=100)",
+                TimeWindow.builder()
+                        .length(Duration.ofNanos(10_000))
+                        .buckets(TimeWindow.MAX_BUCKETS)
+                        .build()
+                        .describe());
+        rejects(
+                "buckets must be in [1, 10000], was 10001",
+                () -> TimeWindow.builder().buckets(TimeWindow.MAX_BUCKETS + 1));
+
+        // one bucket per nanosecond of the length is the most allowed
+        assertEquals(
+                "time(length=PT0.000000005S, buckets=5, failureRateThreshold=0.5, slowCallRateThreshold=1.0,"
+                        + " minimumCalls=100)",
+                TimeWindow.builder()
+                        .length(Duration.ofNanos(5))
+                        .buckets(5)
+                        .build()
+                        .describe());
+    }
+
+    @Test
     void namedLookupValidatesEveryKey() {
         assertEquals(
                 "time(length=PT10S, buckets=10, failureRateThreshold=0.5, slowCallRateThreshold=1.0,"

@@ -142,4 +142,48 @@ class BucketWindowTests {
         assertEquals(new WindowCounts(1, 0, 0), w.counts());
         assertTrue(w.recordAt(true, false, jump + 5), "(2,1) is 50%: the window keeps deciding at the last epoch");
     }
+
+    @Test
+    void aReadingExactlyAtABucketsEndBelongsToTheNextBucket() {
+        BucketWindow w = window(10, 2, 0.5, 1_000);
+        w.recordAt(true, false, 0); // epoch 0
+        w.recordAt(false, false, 9); // still epoch 0: its last nanosecond
+        w.recordAt(false, true, 10); // epoch 1, read exactly where epoch 0 ends
+        assertEquals(new WindowCounts(3, 1, 1), w.counts());
+        w.recordAt(false, false, 20); // epoch 2: epoch 0 leaves, epoch 1 stays
+        assertEquals(new WindowCounts(2, 0, 1), w.counts());
+        clock.set(29);
+        assertEquals(new WindowCounts(2, 0, 1), w.counts(), "29 is still epoch 2");
+        clock.set(30);
+        assertEquals(new WindowCounts(1, 0, 0), w.counts(), "at 30 epoch 1 leaves, with nothing recorded");
+    }
+
+    @Test
+    void aReadingFarBeyondTheLatestEpochOfVeryWideBucketsFindsItsOwnEpoch() {
+        // buckets of 2^61 ns: the latest epoch starts at 2^61, and a reading at 3 * 2^61 + 1 is two
+        // epochs later; their sum does not fit in a long, which must not make it look like the latest
+        long width = 1L << 61;
+        BucketWindow w = window(width, 2, 0.5, 2);
+        assertFalse(w.recordAt(true, false, width), "(1,1): below the minimum");
+        assertFalse(w.recordAt(false, false, 3 * width + 1), "epoch 3: the failure of epoch 1 has left, (1,0)");
+        clock.set(3 * width + 2);
+        assertEquals(new WindowCounts(1, 0, 0), w.counts());
+    }
+
+    @Test
+    void rotationStepsCountEverySlotLeftAndEveryStragglerMovedBack() {
+        // the O(1) tests above are only as good as this counter: it must count what it says
+        BucketWindow w = window(10, 5, 1.0, 1_000);
+        w.recordAt(false, false, 40); // epoch 4: nothing to move
+        assertEquals(0, w.rotationSteps);
+        w.recordAt(false, false, 15); // epoch 1 goes behind epoch 4: one step
+        assertEquals(1, w.rotationSteps);
+        w.recordAt(false, false, 25); // epoch 2 goes behind epoch 4, not behind epoch 1: one step
+        assertEquals(2, w.rotationSteps);
+        w.recordAt(false, false, 45); // epoch 4 again: its slot is taken already
+        assertEquals(2, w.rotationSteps);
+        clock.set(100); // epoch 10: epochs 1, 2 and 4 leave
+        assertEquals(WindowCounts.empty(), w.counts());
+        assertEquals(5, w.rotationSteps);
+    }
 }

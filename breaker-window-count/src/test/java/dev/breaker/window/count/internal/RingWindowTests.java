@@ -1,0 +1,58 @@
+package dev.breaker.window.count.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.breaker.spi.RateThresholds;
+import dev.breaker.spi.Window;
+import dev.breaker.spi.WindowCounts;
+import org.junit.jupiter.api.Test;
+
+/** The ring as a window author reaches it: through its factory, which checks the size itself. */
+class RingWindowTests {
+
+    private static final RateThresholds HALF = new RateThresholds(0.5, 1.0, 1);
+
+    @Test
+    void theFactoryTakesExactlySizesOneToMax() {
+        assertEquals(
+                "size must be in [1, 1000000], was 0",
+                assertThrows(IllegalArgumentException.class, () -> RingWindow.factory(0, HALF, 0))
+                        .getMessage());
+        assertEquals(
+                "size must be in [1, 1000000], was 1000001",
+                assertThrows(IllegalArgumentException.class, () -> RingWindow.factory(1_000_001, HALF, 0))
+                        .getMessage());
+
+        Window one = RingWindow.factory(1, HALF, 0).create(() -> 0);
+        assertFalse(one.record(false, false));
+        assertTrue(one.record(true, false), "a ring of one holds only the failure: 100%");
+        assertEquals(new WindowCounts(1, 1, 0), one.counts());
+
+        Window largest = RingWindow.factory(RingWindow.MAX_SIZE, HALF, 0).create(() -> 0);
+        assertFalse(largest.record(false, false));
+        assertTrue(largest.record(true, false), "1 failure of 2 is 50%");
+        assertEquals(new WindowCounts(2, 1, 0), largest.counts());
+        assertEquals(
+                "count(size=1000000, failureRateThreshold=0.5, slowCallRateThreshold=1.0, minimumCalls=1)",
+                RingWindow.factory(RingWindow.MAX_SIZE, HALF, 0).describe());
+    }
+
+    @Test
+    void aFullRingWhoseSizeIsTheMinimumTripsAtTheThresholdExactly() {
+        // the rule is checked on the full ring's own path: minimumCalls equal to the size is met
+        Window w = RingWindow.factory(4, new RateThresholds(0.5, 0.5, 4), 0).create(() -> 0);
+        for (int i = 0; i < 4; i++) {
+            assertFalse(w.record(false, false));
+        }
+        assertFalse(w.record(true, false), "1 failure of 4");
+        assertTrue(w.record(true, false), "2 failures of 4 is 50%");
+        for (int i = 0; i < 4; i++) {
+            w.record(false, false);
+        }
+        assertFalse(w.record(false, true), "1 slow call of 4");
+        assertTrue(w.record(false, true), "2 slow calls of 4 is 50%");
+    }
+}
