@@ -530,4 +530,85 @@ class CombiningWindowTests {
         assertFalse(w.record(true, false));
         assertTrue(w.record(true, false), "the third failure, exactly");
     }
+
+    /** Overrides only what it must: every default of the base class in use. */
+    static final class Plain extends CombiningWindow {
+        int calls;
+
+        @Override
+        protected boolean applyLocked(int outcome, long stamp) {
+            calls++;
+            return false;
+        }
+
+        @Override
+        protected int safeBadOutcomesLocked() {
+            return 1_000;
+        }
+
+        @Override
+        protected WindowCounts countsLocked() {
+            return new WindowCounts(calls, 0, 0);
+        }
+
+        @Override
+        public boolean record(boolean failure, boolean slow) {
+            return offer((failure ? FAILED : 0) | (slow ? SLOW : 0), 0);
+        }
+
+        @Override
+        public WindowCounts counts() {
+            return drainedCounts(() -> {});
+        }
+    }
+
+    @Test
+    void byDefaultEveryPlainSuccessIsApplied() {
+        Plain w = new Plain();
+        for (int i = 0; i < 5; i++) {
+            assertFalse(w.record(false, false));
+        }
+        assertEquals(5, w.counts().calls(), "a subclass that does not say a success is a no-op sees them all");
+    }
+
+    @Test
+    void aRecorderThatFindsAReadersHoldWaitsForItAndDecidesItsOwnOutcome() throws Exception {
+        Pausing w = new Pausing(2);
+        assertFalse(w.record(true, false));
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch leave = new CountDownLatch(1);
+        w.underTheReadLock = () -> {
+            inside.countDown();
+            await(leave);
+        };
+        Future<WindowCounts> reading = reader.submit(w::counts);
+        await(inside);
+        Future<Boolean> next = other.submit(() -> w.record(false, false));
+        assertThrows(TimeoutException.class, () -> next.get(100, TimeUnit.MILLISECONDS), "it waits for the hold");
+        leave.countDown();
+        assertFalse(next.get(10, TimeUnit.SECONDS), "a success trips nothing");
+        assertEquals(1, reading.get(10, TimeUnit.SECONDS).calls());
+        assertFalse(w.isBuffering(), "a reader is not a recorder: no collision");
+        assertEquals(List.of("F", "S"), w.log);
+        assertEquals("other", w.appliers.get(1), "the recorder applied its own outcome");
+    }
+
+    @Test
+    void stripesClosedBeforeOneWithAPendingFailureAreOpenedAgain() throws Exception {
+        Pausing w = new Pausing(100);
+        w.size = 3;
+        w.healthyWhenFull = true;
+        collide(w);
+        w.counts(); // this thread's stripe is made
+        get(reader.submit(w::counts)); // and opened: two stripes, closed in the order of their indexes
+        boolean mineFirst = mine < theirs;
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave); // its success fills the window
+        assertFalse(mineFirst ? fromTheOtherThread(w, true) : w.record(true, false)); // waits in the later stripe
+        leave.countDown();
+        assertFalse(held.get(10, TimeUnit.SECONDS));
+        assertEquals(List.of("S", "S", "S"), w.log, "not declared healthy: a failure is pending");
+        assertFalse(mineFirst ? w.record(true, false) : fromTheOtherThread(w, true));
+        assertEquals(3, w.log.size(), "the earlier stripe, closed on the way, is open again: the failure waits in it");
+    }
 }
