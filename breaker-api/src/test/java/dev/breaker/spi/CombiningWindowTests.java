@@ -136,9 +136,14 @@ class CombiningWindowTests {
          * inside applyLocked, holding the lock, until {@code leave}.
          */
         Future<Boolean> holdTheLock(ExecutorService on, CountDownLatch leave) {
+            return holdTheLock(on, leave, 0);
+        }
+
+        /** The same with another outcome. */
+        Future<Boolean> holdTheLock(ExecutorService on, CountDownLatch leave, int outcome) {
             entered = new CountDownLatch(1);
             pauseApply = leave;
-            Future<Boolean> f = on.submit(() -> offer(0, HOLD));
+            Future<Boolean> f = on.submit(() -> offer(outcome, HOLD));
             await(entered);
             return f;
         }
@@ -610,5 +615,36 @@ class CombiningWindowTests {
         assertEquals(List.of("S", "S", "S"), w.log, "not declared healthy: a failure is pending");
         assertFalse(mineFirst ? w.record(true, false) : fromTheOtherThread(w, true));
         assertEquals(3, w.log.size(), "the earlier stripe, closed on the way, is open again: the failure waits in it");
+    }
+
+    /**
+     * A healthy window (its stripes closed to bad outcomes) whose lock is held through a slow
+     * call, which this window does not count: a failure of the other thread finds its stripe
+     * closed and the lock busy, waits for the holder, and is decided by its own thread.
+     */
+    private void aFailureFindingItsStripeClosedWaitsForTheHolder(int tripAt) throws Exception {
+        Pausing w = new Pausing(tripAt);
+        w.size = 2;
+        w.healthyWhenFull = true;
+        collide(w); // healthy
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave, SLOW);
+        Future<Boolean> failure = other.submit(() -> w.record(true, false));
+        assertThrows(TimeoutException.class, () -> failure.get(100, TimeUnit.MILLISECONDS), "it waits");
+        leave.countDown();
+        assertFalse(held.get(10, TimeUnit.SECONDS));
+        assertEquals(tripAt == 1, failure.get(10, TimeUnit.SECONDS), "decided by its own thread");
+        assertEquals(List.of("S", "S", "W", "F"), w.log);
+        assertEquals("other", w.appliers.get(3));
+    }
+
+    @Test
+    void aFailureFindingItsStripeClosedWaitsForTheHolderAndTrips() throws Exception {
+        aFailureFindingItsStripeClosedWaitsForTheHolder(1);
+    }
+
+    @Test
+    void aFailureFindingItsStripeClosedWaitsForTheHolderAndDoesNotTripTooEarly() throws Exception {
+        aFailureFindingItsStripeClosedWaitsForTheHolder(2);
     }
 }
