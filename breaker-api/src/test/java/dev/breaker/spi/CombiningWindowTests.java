@@ -1,33 +1,67 @@
 package dev.breaker.spi;
 
+import static dev.breaker.spi.CombiningWindow.BUFFER;
+import static dev.breaker.spi.CombiningWindow.FAILED;
+import static dev.breaker.spi.CombiningWindow.MAX_STAMP;
+import static dev.breaker.spi.CombiningWindow.SLOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.IntPredicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Interleavings of {@link CombiningWindow} forced one step at a time, with a window that trips at
  * N failures in all and can pause its lock holder: a subclass that throws while a stripe drains,
- * an outcome appended while the hold that ends buffering runs, and a reader of the counts holding
- * the lock when a lone recorder's deciding outcome comes.
+ * an outcome appended while the hold that ends buffering runs, a reader of the counts holding the
+ * lock when a lone recorder's deciding outcome comes, budgets of bad outcomes per stripe, urgent
+ * outcomes and trips found by a drain with nobody to tell, and the healthy mode.
+ *
+ * <p>Every helper thread but the test's own runs on one stripe (the "other" one), so the number
+ * of stripes, and with it each stripe's share of the margin, is known; the test's thread has a
+ * stripe only where a test makes it.
  */
 class CombiningWindowTests {
 
-    /** Trips at {@code tripAt} failures in all; pauses or throws on request. */
+    /** The stamp the lock holder's outcome is offered with: no gate has it, so it takes the lock. */
+    static final long HOLD = 1_000_003;
+
+    /**
+     * Trips at {@code tripAt} failures in all (and, if {@code ratePercent} is set, only while
+     * failures are at least that share of the calls); pauses or throws on request; logs every
+     * outcome applied, in order, with its stamp and the thread that applied it.
+     */
     static final class Pausing extends CombiningWindow {
         final int tripAt;
         int calls;
         int failures;
+        /** Calls saturate here: a window this full of plain successes is not changed by one more. */
+        int size = Integer.MAX_VALUE;
+        /** Whether {@link #plainSuccessIsNoOp} says so for a full window without failures. */
+        boolean healthyWhenFull;
+
+        int ratePercent;
+        volatile long stamp;
+        final List<String> log = Collections.synchronizedList(new ArrayList<>());
+        final List<Long> stamps = Collections.synchronizedList(new ArrayList<>());
+        final List<String> appliers = Collections.synchronizedList(new ArrayList<>());
         volatile CountDownLatch pauseApply;
+        volatile CountDownLatch pauseHealthCheck;
         volatile CountDownLatch entered;
         volatile boolean throwOnSlow;
         volatile Runnable underTheReadLock = () -> {};
@@ -47,14 +81,35 @@ class CombiningWindowTests {
             if (throwOnSlow && (outcome & SLOW) != 0) {
                 throw new IllegalStateException("a subclass bug");
             }
-            calls++;
+            log.add(((outcome & FAILED) != 0 ? "F" : "")
+                    + ((outcome & SLOW) != 0 ? "W" : "")
+                    + (outcome == 0 ? "S" : ""));
+            stamps.add(stamp);
+            appliers.add(Thread.currentThread().getName());
+            calls = Math.min(size, calls + 1);
             failures += outcome & FAILED;
-            return failures >= tripAt;
+            return failures >= tripAt && failures * 100L >= (long) calls * ratePercent;
         }
 
         @Override
         protected int safeBadOutcomesLocked() {
             return tripAt - 1 - failures;
+        }
+
+        @Override
+        protected long stampLocked() {
+            return stamp;
+        }
+
+        @Override
+        protected boolean plainSuccessIsNoOp() {
+            CountDownLatch p = pauseHealthCheck;
+            if (p != null) {
+                pauseHealthCheck = null;
+                entered.countDown();
+                await(p);
+            }
+            return healthyWhenFull && calls == size && failures == 0;
         }
 
         @Override
@@ -67,29 +122,43 @@ class CombiningWindowTests {
             return offer((failure ? FAILED : 0) | (slow ? SLOW : 0), 0);
         }
 
+        boolean offerAt(int outcome, long at) {
+            return offer(outcome, at);
+        }
+
         @Override
         public WindowCounts counts() {
             return drainedCounts(underTheReadLock);
         }
 
-        /** A thread that records a success and stays inside applyLocked, holding the lock, until {@code leave}. */
-        Thread holdTheLock(CountDownLatch leave) {
+        /**
+         * Has {@code on} record a success (at {@link #HOLD}, so it takes the lock) that stays
+         * inside applyLocked, holding the lock, until {@code leave}.
+         */
+        Future<Boolean> holdTheLock(ExecutorService on, CountDownLatch leave) {
+            return holdTheLock(on, leave, 0);
+        }
+
+        /** The same with another outcome. */
+        Future<Boolean> holdTheLock(ExecutorService on, CountDownLatch leave, int outcome) {
             entered = new CountDownLatch(1);
             pauseApply = leave;
-            Thread t = new Thread(() -> record(false, false), "holder");
-            t.setDaemon(true);
-            t.start();
+            Future<Boolean> f = on.submit(() -> offer(outcome, HOLD));
             await(entered);
-            return t;
+            return f;
         }
     }
 
-    private final ExecutorService other = otherStripe();
-    private final ExecutorService reader = Executors.newSingleThreadExecutor(daemon("reader"));
+    private final int mine = CombiningWindow.index();
+    private final ExecutorService other = onStripe("other", i -> i != mine);
+    private final int theirs = get(other.submit(CombiningWindow::index));
+    private final ExecutorService holder = onStripe("holder", i -> i == theirs);
+    private final ExecutorService reader = onStripe("reader", i -> i == theirs);
 
     @AfterEach
     void stop() {
         other.shutdownNow();
+        holder.shutdownNow();
         reader.shutdownNow();
     }
 
@@ -103,6 +172,16 @@ class CombiningWindowTests {
         }
     }
 
+    static <T> T get(Future<T> f) {
+        try {
+            return f.get(20, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException | TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static java.util.concurrent.ThreadFactory daemon(String name) {
         return r -> {
             Thread t = new Thread(r, name);
@@ -111,31 +190,30 @@ class CombiningWindowTests {
         };
     }
 
-    /** A single thread whose stripe is not this thread's. */
-    private static ExecutorService otherStripe() {
-        int mine = CombiningWindow.index();
-        for (int i = 0; i < 100; i++) {
-            ExecutorService ex = Executors.newSingleThreadExecutor(daemon("other"));
-            try {
-                if (ex.submit(CombiningWindow::index).get() != mine) {
-                    return ex;
-                }
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
+    /** A single thread whose stripe index passes {@code stripe}. */
+    private static ExecutorService onStripe(String name, IntPredicate stripe) {
+        for (int i = 0; i < 200; i++) {
+            ExecutorService ex = Executors.newSingleThreadExecutor(daemon(name));
+            if (stripe.test(get(ex.submit(CombiningWindow::index)))) {
+                return ex;
             }
             ex.shutdown();
         }
-        throw new AssertionError("no thread with another stripe in 100");
+        throw new AssertionError("no thread for " + name + " in 200");
     }
 
     /** Puts the window in the buffering mode, the other thread's stripe open: one collision, as under load. */
     private void collide(Pausing w) throws Exception {
         CountDownLatch leave = new CountDownLatch(1);
-        Thread holder = w.holdTheLock(leave);
+        Future<Boolean> held = w.holdTheLock(holder, leave);
         assertFalse(other.submit(() -> w.record(false, false)).get()); // lock busy: buffered, urgent
         leave.countDown();
-        holder.join(10_000);
+        assertFalse(held.get(10, TimeUnit.SECONDS));
         assertTrue(w.isBuffering());
+    }
+
+    private boolean fromTheOtherThread(Pausing w, boolean failure) {
+        return get(other.submit(() -> w.record(failure, false)));
     }
 
     @Test
@@ -200,5 +278,373 @@ class CombiningWindowTests {
         leave.countDown();
         assertTrue(third.get(10, TimeUnit.SECONDS), "the third failure is answered as the deciding outcome");
         reading.get(10, TimeUnit.SECONDS);
+        assertEquals(
+                "other",
+                w.appliers.get(w.appliers.size() - 1),
+                "the recorder waited for the reader's hold and applied its failure itself, not buffered it");
+    }
+
+    @Test
+    void aLoneRecorderNeverBuffersAndTripsAtTheDecidingOutcome() {
+        Pausing w = new Pausing(3);
+        assertFalse(w.record(true, false));
+        assertFalse(w.record(false, false));
+        assertFalse(w.record(true, false));
+        assertTrue(w.record(true, false), "the third failure");
+        assertFalse(w.isBuffering(), "one thread at a time never collides");
+        assertEquals(List.of("F", "S", "F", "F"), w.log, "each applied at once, in order");
+    }
+
+    @Test
+    void stampsReachTheSubclassWholeWhetherAppliedAtOnceOrFromABuffer() throws Exception {
+        Pausing w = new Pausing(1_000);
+        assertFalse(w.offerAt(FAILED, MAX_STAMP));
+        assertEquals(List.of(MAX_STAMP), w.stamps, "the largest stamp, through the lock");
+        long now = MAX_STAMP - 5; // low 32 bits not 0: the gate must carry them
+        w.stamp = now;
+        collide(w);
+        w.log.clear();
+        w.stamps.clear();
+        assertFalse(get(other.submit(() -> w.offerAt(0, now))));
+        assertFalse(get(other.submit(() -> w.offerAt(FAILED | SLOW, now))));
+        assertEquals(List.of(), w.log, "outcomes of the gate's stamp wait in the other thread's stripe");
+        assertFalse(get(other.submit(() -> w.offerAt(0, now + 1))), "another stamp takes the lock");
+        assertEquals(List.of("S", "FW", "S"), w.log, "the buffered ones first, in order");
+        assertEquals(List.of(now, now, now + 1), w.stamps);
+    }
+
+    @Test
+    void successesWaitInABufferEvenWhenNoBadOutcomeMayAndTheHolderAppliesThemFirst() throws Exception {
+        Pausing w = new Pausing(1); // a single failure trips: no bad outcome may wait
+        collide(w);
+        assertFalse(fromTheOtherThread(w, false));
+        assertFalse(fromTheOtherThread(w, false));
+        assertEquals(2, w.log.size(), "the other thread's two successes wait in its stripe");
+        assertTrue(w.record(true, false), "this thread's failure is decided at once");
+        assertEquals(List.of("S", "S", "S", "S", "F"), w.log, "after every stripe's pending outcomes");
+    }
+
+    @Test
+    void eachStripeMayBufferItsShareOfTheMarginAndTheNextBadOutcomeIsDecidedAtOnce() throws Exception {
+        Pausing w = new Pausing(9); // 8 failures may wait, in all
+        collide(w);
+        w.counts(); // this thread holds the lock while buffering: its stripe is made
+        get(reader.submit(w::counts)); // and the next hold opens it: two stripes, 4 each
+        for (int i = 0; i < 4; i++) {
+            assertFalse(w.record(true, false));
+            assertFalse(fromTheOtherThread(w, true));
+        }
+        assertEquals(2, w.log.size(), "eight failures wait, four in each stripe");
+        assertTrue(fromTheOtherThread(w, true), "the other thread's fifth is beyond its budget: decided, and trips");
+        assertEquals(9, Collections.frequency(w.log, "F"));
+    }
+
+    @Test
+    void aBudgetSetWhileBadOutcomesArePendingCountsThemAndADrainGivesNothingBack() throws Exception {
+        Pausing w = new Pausing(10); // 9 failures may wait; one stripe, the other thread's
+        collide(w);
+        for (int i = 0; i < 5; i++) {
+            assertFalse(fromTheOtherThread(w, true));
+        }
+        assertEquals(2, w.log.size(), "five failures wait");
+        w.underTheReadLock = () -> {
+            // after the reader's drain: two more failures come, and the drained ones age out
+            assertFalse(fromTheOtherThread(w, true));
+            assertFalse(fromTheOtherThread(w, true));
+            w.failures = 0;
+        };
+        assertEquals(0, get(reader.submit(w::counts)).failures());
+        w.underTheReadLock = () -> {};
+        for (int i = 0; i < 7; i++) { // a margin of 9 again, less the two pending
+            assertFalse(fromTheOtherThread(w, true));
+        }
+        assertEquals(7, w.log.size(), "nine failures wait");
+        assertTrue(fromTheOtherThread(w, true), "the next is decided at once on the nine and itself: ten");
+    }
+
+    @Test
+    void aFullBufferMakesItsWriterTakeTheLock() throws Exception {
+        Pausing w = new Pausing(1_000);
+        collide(w);
+        for (int i = 0; i < BUFFER; i++) {
+            assertFalse(fromTheOtherThread(w, false));
+        }
+        assertEquals(2, w.log.size(), "a buffer's worth waits");
+        assertFalse(fromTheOtherThread(w, false));
+        assertEquals(2 + BUFFER + 1, w.log.size(), "one more: the buffer is full, its writer applies them all");
+        assertEquals(2 + BUFFER + 1, get(reader.submit(w::counts)).calls(), "none lost");
+    }
+
+    @Test
+    void aWriterWhoseBufferIsFullWaitsForTheHolder() throws Exception {
+        Pausing w = new Pausing(1_000);
+        collide(w);
+        for (int i = 0; i < BUFFER; i++) {
+            assertFalse(fromTheOtherThread(w, false));
+        }
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave);
+        Future<Boolean> waiting = other.submit(() -> w.record(false, false));
+        assertThrows(TimeoutException.class, () -> waiting.get(100, TimeUnit.MILLISECONDS), "it waits");
+        leave.countDown();
+        assertFalse(held.get(10, TimeUnit.SECONDS));
+        assertFalse(waiting.get(10, TimeUnit.SECONDS));
+        assertEquals(2 + 1 + BUFFER + 1, w.log.size());
+        assertEquals(
+                HOLD,
+                w.stamps.get(2 + BUFFER),
+                "the holder applied the buffer's worth, then its own; the writer applied its own after the holder left");
+    }
+
+    @Test
+    void aReaderOfTheCountsWaitsForTheHolder() throws Exception {
+        Pausing w = new Pausing(1_000);
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave);
+        Future<WindowCounts> reading = reader.submit(w::counts);
+        assertThrows(TimeoutException.class, () -> reading.get(100, TimeUnit.MILLISECONDS), "it waits");
+        leave.countDown();
+        assertFalse(held.get(10, TimeUnit.SECONDS));
+        assertEquals(1, reading.get(10, TimeUnit.SECONDS).calls(), "and sees the holder's outcome");
+    }
+
+    @Test
+    void aTripThatTheHoldersLastDrainFindsIsReportedByTheNextOffer() throws Exception {
+        Pausing w = new Pausing(1);
+        w.ratePercent = 25; // one failure in four calls trips; a success after it heals
+        collide(w);
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave);
+        assertFalse(
+                other.submit(() -> w.record(true, false)).get(10, TimeUnit.SECONDS),
+                "no budget and the lock busy: buffered as urgent, for the holder to decide");
+        leave.countDown();
+        assertFalse(held.get(10, TimeUnit.SECONDS), "the holder's own success tripped nothing");
+        assertEquals(List.of("S", "S", "S", "F"), w.log, "the holder applied the urgent failure before it left");
+        assertTrue(w.record(false, false), "the trip it found, with nobody to tell, is reported by the next offer");
+        assertFalse(w.record(false, false), "once");
+    }
+
+    @Test
+    void afterASubclassThrowsInTheHoldersLastDrainTheNextHoldDecidesWhatWasBehind() throws Exception {
+        Pausing w = new Pausing(1);
+        w.ratePercent = 25;
+        collide(w);
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave);
+        assertFalse(other.submit(() -> w.record(false, true)).get(10, TimeUnit.SECONDS)); // urgent
+        assertFalse(other.submit(() -> w.record(true, false)).get(10, TimeUnit.SECONDS)); // urgent, behind it
+        w.throwOnSlow = true;
+        leave.countDown();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> held.get(10, TimeUnit.SECONDS));
+        assertInstanceOf(IllegalStateException.class, e.getCause(), "the subclass's bug reaches the holder");
+        w.throwOnSlow = false;
+        assertEquals(List.of("S", "S", "S"), w.log, "the failure behind the slow call waits");
+        WindowCounts c = reader.submit(w::counts).get(10, TimeUnit.SECONDS); // the lock was given back
+        assertEquals(4, c.calls());
+        assertEquals(1, c.failures());
+        assertTrue(w.record(false, false), "the trip the reader's drain found is reported by the next offer");
+        assertFalse(w.record(false, false), "once");
+    }
+
+    @Test
+    void aHealthyWindowSkipsPlainSuccessesAndDecidesTheNextFailure() {
+        Pausing w = new Pausing(2);
+        w.size = 3;
+        w.healthyWhenFull = true;
+        for (int i = 0; i < 5; i++) {
+            assertFalse(w.record(false, false));
+        }
+        assertEquals(3, w.log.size(), "once full of successes, a plain success is not applied");
+        assertFalse(w.record(true, false));
+        assertEquals(List.of("S", "S", "S", "F"), w.log, "a failure is");
+        assertFalse(w.record(false, false));
+        assertEquals(5, w.log.size(), "and then successes are again");
+        assertTrue(w.record(true, false));
+    }
+
+    @Test
+    void whileHealthyNoBadOutcomeWaitsInABuffer() throws Exception {
+        Pausing w = new Pausing(100);
+        w.size = 2;
+        w.healthyWhenFull = true;
+        collide(w); // the holder's last drain fills the window with successes: healthy
+        assertFalse(w.record(false, false));
+        assertEquals(2, w.log.size(), "healthy: a plain success is not applied");
+        assertFalse(fromTheOtherThread(w, true));
+        assertEquals(List.of("S", "S", "F"), w.log, "the stripe is closed to failures: applied at once");
+        assertFalse(fromTheOtherThread(w, true));
+        assertEquals(3, w.log.size(), "no longer healthy: the stripe is open again, and the failure waits");
+        w.underTheReadLock = () -> w.failures = 0; // the failures age out
+        assertEquals(0, get(reader.submit(w::counts)).failures());
+        w.underTheReadLock = () -> {};
+        assertFalse(w.record(false, false));
+        assertEquals(4, w.log.size(), "healthy again: the drained failure is not counted as pending");
+    }
+
+    @Test
+    void aFailurePendingInAStripeKeepsTheWindowFromBeingDeclaredHealthy() throws Exception {
+        Pausing w = new Pausing(100);
+        w.size = 3;
+        w.healthyWhenFull = true;
+        collide(w);
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave); // its success fills the window
+        assertFalse(fromTheOtherThread(w, true)); // within the budget: waits, during the hold
+        leave.countDown();
+        assertFalse(held.get(10, TimeUnit.SECONDS));
+        assertEquals(List.of("S", "S", "S"), w.log);
+        assertFalse(w.record(false, false));
+        assertEquals(List.of("S", "S", "S", "F", "S"), w.log, "this success is applied, after the failure");
+    }
+
+    @Test
+    void anOutcomeBufferedInAStripeMadeLateInAHoldIsAppliedBeforeTheHolderLeaves() throws Exception {
+        Pausing w = new Pausing(1_000);
+        CountDownLatch leave = new CountDownLatch(1);
+        w.entered = new CountDownLatch(1);
+        w.pauseHealthCheck = leave; // past the holder's drain and its look at the stripes
+        Future<Boolean> held = holder.submit(() -> w.record(false, false));
+        await(w.entered);
+        assertFalse(fromTheOtherThread(w, false)); // lock busy: a new stripe, urgent
+        leave.countDown();
+        assertFalse(held.get(10, TimeUnit.SECONDS));
+        assertEquals(2, w.log.size(), "the holder drained the new stripe before it left");
+    }
+
+    @Test
+    void bufferingLastsWhileHoldsFindEntriesAndEndsAfterQuietOnes() throws Exception {
+        Pausing w = new Pausing(3);
+        collide(w);
+        assertTrue(
+                get(other.submit(() -> {
+                    for (int i = 0; i < 5_000; i++) {
+                        w.record(false, false); // waits in the stripe
+                        w.counts(); // a hold that drains it
+                    }
+                    return w.isBuffering();
+                })),
+                "holds that drain entries keep the window buffering");
+        get(reader.submit(() -> {
+            for (int i = 0; i < 5_000 && w.isBuffering(); i++) {
+                w.counts();
+            }
+        }));
+        assertFalse(w.isBuffering(), "quiet holds end it");
+        assertFalse(w.record(true, false)); // this thread, which never had a stripe, alone
+        assertFalse(w.record(true, false));
+        assertTrue(w.record(true, false), "the third failure, exactly");
+    }
+
+    /** Overrides only what it must: every default of the base class in use. */
+    static final class Plain extends CombiningWindow {
+        int calls;
+
+        @Override
+        protected boolean applyLocked(int outcome, long stamp) {
+            calls++;
+            return false;
+        }
+
+        @Override
+        protected int safeBadOutcomesLocked() {
+            return 1_000;
+        }
+
+        @Override
+        protected WindowCounts countsLocked() {
+            return new WindowCounts(calls, 0, 0);
+        }
+
+        @Override
+        public boolean record(boolean failure, boolean slow) {
+            return offer((failure ? FAILED : 0) | (slow ? SLOW : 0), 0);
+        }
+
+        @Override
+        public WindowCounts counts() {
+            return drainedCounts(() -> {});
+        }
+    }
+
+    @Test
+    void byDefaultEveryPlainSuccessIsApplied() {
+        Plain w = new Plain();
+        for (int i = 0; i < 5; i++) {
+            assertFalse(w.record(false, false));
+        }
+        assertEquals(5, w.counts().calls(), "a subclass that does not say a success is a no-op sees them all");
+    }
+
+    @Test
+    void aRecorderThatFindsAReadersHoldWaitsForItAndDecidesItsOwnOutcome() throws Exception {
+        Pausing w = new Pausing(2);
+        assertFalse(w.record(true, false));
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch leave = new CountDownLatch(1);
+        w.underTheReadLock = () -> {
+            inside.countDown();
+            await(leave);
+        };
+        Future<WindowCounts> reading = reader.submit(w::counts);
+        await(inside);
+        Future<Boolean> next = other.submit(() -> w.record(false, false));
+        assertThrows(TimeoutException.class, () -> next.get(100, TimeUnit.MILLISECONDS), "it waits for the hold");
+        leave.countDown();
+        assertFalse(next.get(10, TimeUnit.SECONDS), "a success trips nothing");
+        assertEquals(1, reading.get(10, TimeUnit.SECONDS).calls());
+        assertFalse(w.isBuffering(), "a reader is not a recorder: no collision");
+        assertEquals(List.of("F", "S"), w.log);
+        assertEquals("other", w.appliers.get(1), "the recorder applied its own outcome");
+    }
+
+    @Test
+    void stripesClosedBeforeOneWithAPendingFailureAreOpenedAgain() throws Exception {
+        Pausing w = new Pausing(100);
+        w.size = 3;
+        w.healthyWhenFull = true;
+        collide(w);
+        w.counts(); // this thread's stripe is made
+        get(reader.submit(w::counts)); // and opened: two stripes, closed in the order of their indexes
+        boolean mineFirst = mine < theirs;
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave); // its success fills the window
+        assertFalse(mineFirst ? fromTheOtherThread(w, true) : w.record(true, false)); // waits in the later stripe
+        leave.countDown();
+        assertFalse(held.get(10, TimeUnit.SECONDS));
+        assertEquals(List.of("S", "S", "S"), w.log, "not declared healthy: a failure is pending");
+        assertFalse(mineFirst ? w.record(true, false) : fromTheOtherThread(w, true));
+        assertEquals(3, w.log.size(), "the earlier stripe, closed on the way, is open again: the failure waits in it");
+    }
+
+    /**
+     * A healthy window (its stripes closed to bad outcomes) whose lock is held through a slow
+     * call, which this window does not count: a failure of the other thread finds its stripe
+     * closed and the lock busy, waits for the holder, and is decided by its own thread.
+     */
+    private void aFailureFindingItsStripeClosedWaitsForTheHolder(int tripAt) throws Exception {
+        Pausing w = new Pausing(tripAt);
+        w.size = 2;
+        w.healthyWhenFull = true;
+        collide(w); // healthy
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave, SLOW);
+        Future<Boolean> failure = other.submit(() -> w.record(true, false));
+        assertThrows(TimeoutException.class, () -> failure.get(100, TimeUnit.MILLISECONDS), "it waits");
+        leave.countDown();
+        assertFalse(held.get(10, TimeUnit.SECONDS));
+        assertEquals(tripAt == 1, failure.get(10, TimeUnit.SECONDS), "decided by its own thread");
+        assertEquals(List.of("S", "S", "W", "F"), w.log);
+        assertEquals("other", w.appliers.get(3));
+    }
+
+    @Test
+    void aFailureFindingItsStripeClosedWaitsForTheHolderAndTrips() throws Exception {
+        aFailureFindingItsStripeClosedWaitsForTheHolder(1);
+    }
+
+    @Test
+    void aFailureFindingItsStripeClosedWaitsForTheHolderAndDoesNotTripTooEarly() throws Exception {
+        aFailureFindingItsStripeClosedWaitsForTheHolder(2);
     }
 }
