@@ -24,18 +24,27 @@ class InterleavingTests {
 
     private static final long COOLDOWN = 10_000_000L;
 
-    /** A fake ticker that runs an action once, at its next reading, before answering. */
+    /** A fake ticker that runs an action once, at its next reading, before answering; or fails once. */
     static final class InterleavingTicker implements Ticker {
         private final AtomicLong now = new AtomicLong(1_000);
         private final AtomicReference<Runnable> atNextRead = new AtomicReference<>();
+        private volatile boolean failNext;
 
         @Override
         public long read() {
+            if (failNext) {
+                failNext = false;
+                throw new FlakyTicker.TickerBroke();
+            }
             Runnable action = atNextRead.getAndSet(null);
             if (action != null) {
                 action.run();
             }
             return now.get();
+        }
+
+        void failNext() {
+            failNext = true;
         }
 
         void atNextRead(Runnable action) {
@@ -200,5 +209,39 @@ class InterleavingTests {
         b.isolate();
         assertEquals(State.ISOLATED, b.state(), "the isolation retried on the new era and took effect");
         assertEquals(2, b.metrics().generation(), "the reset, then the isolation");
+    }
+
+    @Test
+    void isolatedWhileAnExpiredRoundIsReopenedTheRejectionSaysIsolated() {
+        CircuitBreaker b = CircuitBreaker.builder("expired-round")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofNanos(COOLDOWN))
+                .maxHalfOpenDuration(Duration.ofNanos(COOLDOWN))
+                .ticker(ticker)
+                .build();
+        b.tryAcquire().onFailure(0, null);
+        ticker.advance(COOLDOWN);
+        assertTrue(b.tryAcquire().isProbe());
+        ticker.advance(COOLDOWN); // the round has expired; the next request reopens it
+        ticker.atNextRead(b::isolate);
+        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> b.get(() -> 1));
+        assertEquals(State.ISOLATED, e.state(), "the isolation came first: the rejection says so");
+        assertEquals(State.ISOLATED, b.state());
+    }
+
+    @Test
+    void isolatedWhileTheFirstGoodReadingStartsTheCooldownTheRejectionSaysIsolated() {
+        CircuitBreaker b = CircuitBreaker.builder("unknown-start")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofNanos(COOLDOWN))
+                .ticker(ticker)
+                .build();
+        Permit p = b.tryAcquire();
+        ticker.failNext();
+        assertThrows(FlakyTicker.TickerBroke.class, () -> p.onFailure(0, null));
+        assertEquals(State.OPEN, b.state(), "opened with its start unknown");
+        ticker.atNextRead(b::isolate);
+        CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> b.get(() -> 1));
+        assertEquals(State.ISOLATED, e.state());
     }
 }

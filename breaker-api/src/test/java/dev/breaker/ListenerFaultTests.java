@@ -561,4 +561,28 @@ class ListenerFaultTests {
         lateLeft.isolate();
         assertEquals(9, heard.size(), "delivery goes on with the next event");
     }
+
+    @Test
+    void aTransitionCausedWhileALateResultIsDeliveredIsDeliveredByTheSameCaller() {
+        ManualExecutor executor = new ManualExecutor();
+        List<BreakerEvent> heard = new ArrayList<>();
+        CircuitBreaker[] self = new CircuitBreaker[1];
+        CircuitBreaker b = CircuitBreaker.builder("nested")
+                .ticker(new FakeTicker())
+                .eventExecutor(executor)
+                .listener(e -> {
+                    heard.add(e);
+                    if (e instanceof LateResult) {
+                        self[0].isolate(); // published while this drain delivers the late result
+                    }
+                })
+                .build();
+        self[0] = b;
+        Permit old = b.tryAcquire();
+        b.reset(); // generation 1: delivered
+        old.onFailure(0, null); // late: delivered, and its listener isolates (generation 2)
+        assertEquals(3, heard.size(), "the caller had budget left: it delivered the new transition too");
+        assertEquals(2, ((StateTransition) heard.get(2)).generation());
+        assertTrue(executor.tasks.isEmpty(), "nothing handed over");
+    }
 }
