@@ -12,6 +12,7 @@ import dev.breaker.spi.WindowFactory;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,6 +58,31 @@ class InterleavingTests {
     }
 
     private final InterleavingTicker ticker = new InterleavingTicker();
+
+    /** A window that never trips and answers {@code counts()} through {@code counts}. */
+    private static WindowFactory windowCountedBy(Supplier<WindowCounts> counts, String description) {
+        return new WindowFactory() {
+            @Override
+            public Window create(Ticker t) {
+                return new Window() {
+                    @Override
+                    public boolean record(boolean failure, boolean slow) {
+                        return false;
+                    }
+
+                    @Override
+                    public WindowCounts counts() {
+                        return counts.get();
+                    }
+                };
+            }
+
+            @Override
+            public String describe() {
+                return description;
+            }
+        };
+    }
 
     private CircuitBreaker openBreaker(int probes) {
         CircuitBreaker b = CircuitBreaker.builder("interleaved")
@@ -142,27 +168,11 @@ class InterleavingTests {
         FlakyTicker flaky = new FlakyTicker();
         RuntimeException windowBug = new IllegalStateException("counts bug");
         CircuitBreaker b = CircuitBreaker.builder("both-fail")
-                .window(new WindowFactory() {
-                    @Override
-                    public Window create(Ticker t) {
-                        return new Window() {
-                            @Override
-                            public boolean record(boolean failure, boolean slow) {
-                                return false;
-                            }
-
-                            @Override
-                            public WindowCounts counts() {
-                                throw windowBug;
-                            }
-                        };
-                    }
-
-                    @Override
-                    public String describe() {
-                        return "a window whose counts fail";
-                    }
-                })
+                .window(windowCountedBy(
+                        () -> {
+                            throw windowBug;
+                        },
+                        "a window whose counts fail"))
                 .ticker(flaky)
                 .build();
         flaky.failNext(1);
@@ -177,31 +187,15 @@ class InterleavingTests {
         CircuitBreaker[] self = new CircuitBreaker[1];
         AtomicReference<Runnable> whenCounted = new AtomicReference<>();
         CircuitBreaker b = CircuitBreaker.builder("isolate-vs-reset")
-                .window(new WindowFactory() {
-                    @Override
-                    public Window create(Ticker t) {
-                        return new Window() {
-                            @Override
-                            public boolean record(boolean failure, boolean slow) {
-                                return false;
+                .window(windowCountedBy(
+                        () -> {
+                            Runnable action = whenCounted.getAndSet(null);
+                            if (action != null) {
+                                action.run();
                             }
-
-                            @Override
-                            public WindowCounts counts() {
-                                Runnable action = whenCounted.getAndSet(null);
-                                if (action != null) {
-                                    action.run();
-                                }
-                                return WindowCounts.empty();
-                            }
-                        };
-                    }
-
-                    @Override
-                    public String describe() {
-                        return "a window that lets a reset in while it is counted";
-                    }
-                })
+                            return WindowCounts.empty();
+                        },
+                        "a window that lets a reset in while it is counted"))
                 .ticker(ticker)
                 .build();
         self[0] = b;

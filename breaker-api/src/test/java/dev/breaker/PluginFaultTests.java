@@ -458,6 +458,15 @@ class PluginFaultTests {
     }
 
     /** Answers 10 ns, then, once broken, throws an Error. */
+    /** A breaker that trips at the first failure, with {@code policy} for its half-open rounds. */
+    private CircuitBreaker policyBreaker(String name, HalfOpenPolicy policy) {
+        return CircuitBreaker.builder(name)
+                .window(Windows.consecutiveFailures(1))
+                .halfOpen(policy)
+                .ticker(ticker)
+                .build();
+    }
+
     private static final class BreakablePolicy implements HalfOpenPolicy {
         volatile boolean broken;
         private final long[] cooldowns;
@@ -516,11 +525,7 @@ class PluginFaultTests {
     @Test
     void aPolicyThatFailsOnAReopeningKeepsTheLastGoodCooldownNotTheFirst() {
         BreakablePolicy policy = new BreakablePolicy(10, 40);
-        CircuitBreaker b = CircuitBreaker.builder("p")
-                .window(Windows.consecutiveFailures(1))
-                .halfOpen(policy)
-                .ticker(ticker)
-                .build();
+        CircuitBreaker b = policyBreaker("p", policy);
         b.tryAcquire().onFailure(0, null);
         ticker.advance(10);
         b.tryAcquire().onFailure(0, null); // reopened with the second cooldown, 40
@@ -537,11 +542,7 @@ class PluginFaultTests {
     @Test
     void aPolicyThatFailsAfterACooldownOfZeroKeepsZero() {
         BreakablePolicy policy = new BreakablePolicy(10, 0);
-        CircuitBreaker b = CircuitBreaker.builder("p")
-                .window(Windows.consecutiveFailures(1))
-                .halfOpen(policy)
-                .ticker(ticker)
-                .build();
+        CircuitBreaker b = policyBreaker("p", policy);
         b.tryAcquire().onFailure(0, null);
         ticker.advance(10);
         b.tryAcquire().onFailure(0, null); // reopened with the second cooldown, 0
@@ -568,11 +569,7 @@ class PluginFaultTests {
     @Test
     void aPolicyThatFailsIsLoggedWithTheOpeningAndTheCooldownUsedInstead() throws Exception {
         BreakablePolicy policy = new BreakablePolicy(10, 40);
-        CircuitBreaker b = CircuitBreaker.builder("policy-log")
-                .window(Windows.consecutiveFailures(1))
-                .halfOpen(policy)
-                .ticker(ticker)
-                .build();
+        CircuitBreaker b = policyBreaker("policy-log", policy);
         b.tryAcquire().onFailure(0, null);
         ticker.advance(10);
         Permit probe = b.tryAcquire();
