@@ -139,6 +139,25 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         return c;
     }
 
+    /** What an era leaving {@code s} keeps for the metrics, and the failures met on the way there. */
+    private record Ending(WindowCounts frozen, Throwable failure) {}
+
+    /**
+     * The counts frozen when the era of {@code s} ends: those it froze already (HALF_OPEN keeps the
+     * CLOSED era's that tripped), or its window's now. A window whose counts fail leaves empty
+     * counts, and its failure joins {@code failure}: the transition must happen anyway.
+     */
+    private Ending ending(Snapshot s, Throwable failure) {
+        if (s.frozen != null) {
+            return new Ending(s.frozen, failure);
+        }
+        try {
+            return new Ending(counts(s.window), failure);
+        } catch (Throwable t) {
+            return new Ending(WindowCounts.empty(), combine(failure, t));
+        }
+    }
+
     private static int checkedProbes(HalfOpenPolicy policy) {
         int n = policy.probes();
         if (n < 1) {
@@ -304,14 +323,8 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         Reading clock = Reading.of(ticker); // a broken ticker opens anyway: the first good reading starts the cooldown
         boolean known = clock.known;
         long now = known ? clock.now : s.since;
-        Throwable failure = clock.failure;
         long cooldown = cooldownFor(1, firstCooldownNanos);
-        WindowCounts frozen = WindowCounts.empty();
-        try {
-            frozen = counts(s.window);
-        } catch (Throwable t) {
-            failure = combine(failure, t);
-        }
+        Ending ending = ending(s, clock.failure);
         transition(
                 s,
                 Snapshot.open(
@@ -321,9 +334,9 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                         cooldown,
                         1,
                         s.window,
-                        frozen,
+                        ending.frozen(),
                         event(s, State.OPEN, TransitionReason.WINDOW_TRIPPED, now)));
-        rethrow(failure);
+        rethrow(ending.failure());
     }
 
     /** The classifier's back-off verdict on a failed call, capped; 0 for an ordinary failure (SPEC rule 19). */
@@ -382,16 +395,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private boolean openForBackOff(Snapshot s, long delayNanos) {
         Reading clock = Reading.of(ticker);
         long now = clock.known ? clock.now : s.since;
-        WindowCounts frozen = s.frozen;
-        Throwable failure = clock.failure;
-        if (frozen == null) {
-            try {
-                frozen = counts(s.window);
-            } catch (Throwable t) {
-                frozen = WindowCounts.empty();
-                failure = combine(failure, t);
-            }
-        }
+        Ending ending = ending(s, clock.failure);
         boolean done = transition(
                 s,
                 Snapshot.open(
@@ -401,10 +405,10 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                         delayNanos,
                         s.opens,
                         s.window,
-                        frozen,
+                        ending.frozen(),
                         event(s, State.OPEN, TransitionReason.BACK_OFF, now)));
         if (done) {
-            rethrow(failure);
+            rethrow(ending.failure());
         }
         return done;
     }
@@ -563,15 +567,8 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         long now = clock.now;
         Throwable failure = clock.failure;
         for (Snapshot s = current.get(); s.state != State.ISOLATED; s = current.get()) {
-            WindowCounts frozen = s.frozen;
-            if (frozen == null) {
-                try {
-                    frozen = counts(s.window);
-                } catch (Throwable t) {
-                    frozen = WindowCounts.empty();
-                    failure = combine(failure, t);
-                }
-            }
+            Ending ending = ending(s, failure);
+            failure = ending.failure();
             long at = known ? now : s.since;
             if (transition(
                     s,
@@ -580,7 +577,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                             at,
                             known,
                             s.window,
-                            frozen,
+                            ending.frozen(),
                             event(s, State.ISOLATED, TransitionReason.ISOLATED, at)))) {
                 break;
             }

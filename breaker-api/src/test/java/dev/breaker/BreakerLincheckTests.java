@@ -181,6 +181,9 @@ public class BreakerLincheckTests {
      * deciding the next round).
      */
     private static <O extends Options<O, ?>> O withCustomScenarios(O options) {
+        // A holds a probe of a round that failed (B's probe); the next round is open, B holds its probe
+        List<String> aFailedRoundThenTheNext = List.of(
+                "acquireA", "failureA", "advance 2", "acquireA", "acquireB", "failureB", "advance 2", "acquireB");
         // two threads ask as a round opens: exactly 2 probes, however the four requests interleave
         options.addCustomScenario(scenario(
                 List.of("acquireA", "failureA", "advance 2"),
@@ -188,15 +191,7 @@ public class BreakerLincheckTests {
                 List.of("state", "generation")));
         // a probe of a failed round reports while the next round is open: it is late
         options.addCustomScenario(scenario(
-                List.of(
-                        "acquireA",
-                        "failureA",
-                        "advance 2",
-                        "acquireA",
-                        "acquireB",
-                        "failureB",
-                        "advance 2",
-                        "acquireB"),
+                aFailedRoundThenTheNext,
                 List.of(List.of("failureA", "state"), List.of("state", "successB")),
                 List.of("state", "generation")));
         // two failures of the same CLOSED generation at once: one transition
@@ -211,15 +206,7 @@ public class BreakerLincheckTests {
                 List.of("state", "generation")));
         // a probe of a failed round backs off while the next round is open: late, decides nothing
         options.addCustomScenario(scenario(
-                List.of(
-                        "acquireA",
-                        "failureA",
-                        "advance 2",
-                        "acquireA",
-                        "acquireB",
-                        "failureB",
-                        "advance 2",
-                        "acquireB"),
+                aFailedRoundThenTheNext,
                 List.of(List.of("backOffA", "state"), List.of("state", "successB")),
                 List.of("state", "generation")));
         // a probe backs off while the other probe of its round fails

@@ -139,7 +139,19 @@ class CombiningWindowTests {
             return holdTheLock(on, leave, 0);
         }
 
-        /** The same with another outcome. */
+        /** Has {@code on} read the counts and stay inside its hold of the lock, as a reader, until {@code leave}. */
+        Future<WindowCounts> holdTheReadLock(ExecutorService on, CountDownLatch leave) {
+            CountDownLatch inside = new CountDownLatch(1);
+            underTheReadLock = () -> {
+                inside.countDown();
+                await(leave);
+            };
+            Future<WindowCounts> f = on.submit(this::counts);
+            await(inside);
+            return f;
+        }
+
+        /** {@link #holdTheLock(ExecutorService, CountDownLatch)} with another outcome. */
         Future<Boolean> holdTheLock(ExecutorService on, CountDownLatch leave, int outcome) {
             entered = new CountDownLatch(1);
             pauseApply = leave;
@@ -265,14 +277,8 @@ class CombiningWindowTests {
         collide(w); // an earlier collision: the recorder's stripe is open, the window buffering
         assertFalse(other.submit(() -> w.record(true, false)).get());
         assertFalse(other.submit(() -> w.record(true, false)).get());
-        CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch leave = new CountDownLatch(1);
-        w.underTheReadLock = () -> {
-            inside.countDown();
-            await(leave);
-        };
-        Future<WindowCounts> reading = reader.submit(w::counts);
-        await(inside);
+        Future<WindowCounts> reading = w.holdTheReadLock(reader, leave);
         Future<Boolean> third = other.submit(() -> w.record(true, false)); // the deciding outcome
         Thread.sleep(50); // it finds the reader's hold
         leave.countDown();
@@ -580,14 +586,8 @@ class CombiningWindowTests {
     void aRecorderThatFindsAReadersHoldWaitsForItAndDecidesItsOwnOutcome() throws Exception {
         Pausing w = new Pausing(2);
         assertFalse(w.record(true, false));
-        CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch leave = new CountDownLatch(1);
-        w.underTheReadLock = () -> {
-            inside.countDown();
-            await(leave);
-        };
-        Future<WindowCounts> reading = reader.submit(w::counts);
-        await(inside);
+        Future<WindowCounts> reading = w.holdTheReadLock(reader, leave);
         Future<Boolean> next = other.submit(() -> w.record(false, false));
         assertThrows(TimeoutException.class, () -> next.get(100, TimeUnit.MILLISECONDS), "it waits for the hold");
         leave.countDown();
