@@ -463,8 +463,21 @@ public abstract class CombiningWindow implements Window {
         return s;
     }
 
-    /** After a batch: publish the gate, each stripe's budget and the health of the window; holder only. */
+    /** The gate while nothing may be buffered. */
+    private static final long NO_BUFFERING = 0xFFFF_FFFFL;
+
+    /**
+     * After a batch: publish the gate, each stripe's budget and the health of the window; holder
+     * only. Kept small enough to inline: one thread recording alone, with its health unchanged,
+     * has nothing to publish.
+     */
     private void publish() {
+        if (stripesChanged || buffering || lastGate != NO_BUFFERING || plainSuccessIsNoOp() != declaredHealthy) {
+            publishChanges();
+        }
+    }
+
+    private void publishChanges() {
         if (stripesChanged) {
             refreshKnown();
         }
@@ -487,7 +500,7 @@ public abstract class CombiningWindow implements Window {
             share = safe < 0 ? -1 : count == 1 ? safe : safe / count;
             g = ((long) (int) stampLocked() << 32) | (share & 0xFFFF_FFFFL);
         } else {
-            g = 0xFFFF_FFFFL;
+            g = NO_BUFFERING;
         }
         boolean ended = false;
         if (g != lastGate) {

@@ -1,5 +1,7 @@
 package dev.breaker.bench;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
@@ -12,7 +14,9 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Floors to read the other rows against: a bare supplier call (what a breaker wraps), a volatile
- * read plus a {@code LongAdder} increment (about the least a shared recorder can do), and one
+ * read plus a {@code LongAdder} increment (about the least a shared recorder can do), an
+ * uncontended try-lock taken and released (one compare-and-set and a release store: the least a
+ * window that keeps exact state under one writer pays for an outcome it must write), and one
  * {@code System.nanoTime()} (half of what timing a call costs).
  *
  * <p>Run: {@code breaker-benchmarks/run}.
@@ -26,6 +30,21 @@ public class FloorBenchmarks {
     private final LongAdder adder = new LongAdder();
     private volatile int state;
 
+    @SuppressWarnings("unused") // accessed through LOCK
+    private volatile int lock;
+
+    private int guarded;
+
+    private static final VarHandle LOCK;
+
+    static {
+        try {
+            LOCK = MethodHandles.lookup().findVarHandle(FloorBenchmarks.class, "lock", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     /** @return the supplier's value */
     @Benchmark
     public String noOpSupplier() {
@@ -38,6 +57,17 @@ public class FloorBenchmarks {
         int s = state;
         adder.increment();
         return s;
+    }
+
+    /** @return the guarded counter */
+    @Benchmark
+    public int uncontendedTryLock() {
+        if (LOCK.compareAndSet(this, 0, 1)) {
+            int g = ++guarded;
+            LOCK.setRelease(this, 0);
+            return g;
+        }
+        return -1;
     }
 
     /** @return the time */
