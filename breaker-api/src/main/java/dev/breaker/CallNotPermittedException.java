@@ -50,7 +50,8 @@ public final class CallNotPermittedException extends RuntimeException {
     /**
      * The state the breaker rejected in.
      *
-     * @return OPEN, HALF_OPEN or ISOLATED
+     * @return OPEN, HALF_OPEN or ISOLATED; CLOSED when the breaker was ramping up after recovery
+     *         and shed this call (SPEC rule 16)
      */
     public State state() {
         return state;
@@ -58,7 +59,8 @@ public final class CallNotPermittedException extends RuntimeException {
 
     /**
      * Nanoseconds until a probe may be allowed: the rest of the cooldown when OPEN, the latest
-     * end of the round when HALF_OPEN, -1 when ISOLATED.
+     * end of the round when HALF_OPEN, -1 when ISOLATED; when CLOSED (ramping up), the rest of
+     * the ramp, after which every call is admitted.
      *
      * @return the delay in nanoseconds, or -1
      */
@@ -68,6 +70,10 @@ public final class CallNotPermittedException extends RuntimeException {
 
     @Override
     public String getMessage() {
+        if (state == State.CLOSED) {
+            return "circuit breaker '" + breakerName + "' is CLOSED and ramping up after recovery: this call was shed;"
+                    + " every call admitted again in " + Durations.human(Math.max(0, retryAfterNanos));
+        }
         String when = state == State.ISOLATED || retryAfterNanos < 0
                 ? "only reset() closes it"
                 : "next probe allowed in " + Durations.human(retryAfterNanos);

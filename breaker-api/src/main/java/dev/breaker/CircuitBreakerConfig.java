@@ -396,7 +396,8 @@ public final class CircuitBreakerConfig {
          * @return the config
          * @throws IllegalArgumentException when {@code halfOpen} is combined with {@code cooldown}
          *                                  or {@code probes}, or the half-open policy answers
-         *                                  {@code probes() < 1} or a negative first cooldown
+         *                                  {@code probes(1) < 1}, a negative first cooldown, calm
+         *                                  period or ramp
          */
         public CircuitBreakerConfig build() {
             HalfOpenPolicy policy;
@@ -418,15 +419,22 @@ public final class CircuitBreakerConfig {
         }
 
         private static void checkPolicy(HalfOpenPolicy policy) {
-            int n = policy.probes();
+            String named = "halfOpen policy " + Names.describe(policy::toString, policy);
+            int n = policy.probes(1);
             if (n < 1) {
-                throw new IllegalArgumentException("halfOpen policy " + Names.describe(policy::toString, policy)
-                        + ": probes() must be >= 1, was " + n);
+                throw new IllegalArgumentException(named + ": probes(1) must be >= 1, was " + n);
             }
             long first = policy.cooldownNanos(1);
             if (first < 0) {
-                throw new IllegalArgumentException("halfOpen policy " + Names.describe(policy::toString, policy)
-                        + ": cooldownNanos(1) must be >= 0, was " + first);
+                throw new IllegalArgumentException(named + ": cooldownNanos(1) must be >= 0, was " + first);
+            }
+            long calm = policy.calmPeriodNanos();
+            if (calm < 0) {
+                throw new IllegalArgumentException(named + ": calmPeriodNanos() must be >= 0, was " + calm);
+            }
+            long ramp = policy.rampUpNanos();
+            if (ramp < 0) {
+                throw new IllegalArgumentException(named + ": rampUpNanos() must be >= 0, was " + ramp);
             }
         }
     }

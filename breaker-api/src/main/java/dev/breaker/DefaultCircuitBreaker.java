@@ -39,7 +39,10 @@ import java.util.function.Supplier;
  *     permit (with {@code trackedPermits}, a one-shot permit of its own). Outcomes go to the
  *     window only while the snapshot still carries the permit's generation; a trip is a CAS to
  *     OPEN. Each CLOSED era gets a new window, so closing needs no clearing and an outcome from
- *     an older era can only land in a discarded window.</li>
+ *     an older era can only land in a discarded window. An era that ramps up after recovery
+ *     carries a {@link Ramp} (one shared atomic credit) in its snapshot and takes the slower
+ *     path until the ramp is over; then one CAS installs the same era without it (same
+ *     generation, not a transition), so a trip that loses its CAS to that swap tries again.</li>
  * <li>OPEN: the cooldown is judged by {@code now - since < cooldown}, differences only, so a
  *     wrapping ticker is harmless. The first request at or after its end wins the CAS to a
  *     HALF_OPEN snapshot whose first permit it already holds; no timer thread exists.</li>
@@ -67,8 +70,12 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private final CircuitBreakerConfig config;
     private final WindowFactory windows;
     private final HalfOpenPolicy policy;
-    private final int probes;
     private final long firstCooldownNanos;
+    /** The policy's calm period (SPEC rule 14), read once. */
+    private final long calmNanos;
+    /** The policy's ramp-up (SPEC rule 16), read once; 0 for none. */
+    private final long rampNanos;
+
     private final FailureClassifier classifier;
     final Ticker ticker;
     /** Calls at least this long are slow; 0 when no threshold is set (then {@link #timed} is false). */
@@ -96,8 +103,10 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         this.config = config;
         this.windows = config.window();
         this.policy = config.halfOpen();
-        this.probes = checkedProbes(policy);
+        checkedProbes(policy, 1);
         this.firstCooldownNanos = checkedCooldown(policy, 1);
+        this.calmNanos = policy.calmPeriodNanos();
+        this.rampNanos = policy.rampUpNanos();
         this.classifier = config.classifier();
         this.ticker = wiring.ticker();
         this.slowCallNanos = config.slowCallThreshold().map(Duration::toNanos).orElse(0L);
@@ -106,7 +115,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         this.backOffMaxNanos = config.backOffMax().toNanos();
         this.rejectionStackTraces = config.rejectionStackTraces();
         this.trackedPermits = config.trackedPermits();
-        this.current = new AtomicReference<>(Snapshot.closed(this, 0, ticker.read(), true, newWindow(), null));
+        this.current = new AtomicReference<>(Snapshot.closed(this, 0, ticker.read(), true, newWindow(), 0, null, null));
         this.events = wiring.listeners().isEmpty()
                 ? null
                 : new EventDispatcher(name, wiring.listeners(), current, wiring.eventExecutor(), wiring.eventBacklog());
@@ -158,10 +167,11 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         }
     }
 
-    private static int checkedProbes(HalfOpenPolicy policy) {
-        int n = policy.probes();
+    private static int checkedProbes(HalfOpenPolicy policy, int opens) {
+        int n = policy.probes(opens);
         if (n < 1) {
-            throw new IllegalArgumentException("halfOpen policy " + policy + ": probes() must be >= 1, was " + n);
+            throw new IllegalArgumentException(
+                    "halfOpen policy " + policy + ": probes(" + opens + ") must be >= 1, was " + n);
         }
         return n;
     }
@@ -190,7 +200,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     /** The permit decision for {@link #tryAcquire()}: a rejection is a {@link RejectedPermit}. */
     private Permit acquire() {
         Snapshot s = current.get();
-        if (s.state == State.CLOSED) {
+        if (s.state == State.CLOSED && s.ramp == null) {
             return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
         }
         return (Permit) acquireSlow(s, false);
@@ -205,7 +215,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
      */
     Object acquireForCall() {
         Snapshot s = current.get();
-        if (s.state == State.CLOSED) {
+        if (s.state == State.CLOSED && s.ramp == null) {
             return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
         }
         return acquireSlow(s, true);
@@ -214,7 +224,14 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private Object acquireSlow(Snapshot s, boolean forCall) {
         for (; ; s = current.get()) {
             if (s.state == State.CLOSED) {
-                return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
+                if (s.ramp == null) {
+                    return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
+                }
+                Object answer = rampAdmission(s, forCall);
+                if (answer != null) {
+                    return answer;
+                }
+                continue; // the ramp ended or started: read again
             }
             if (s.state == State.ISOLATED) {
                 return reject(RejectedPermit.ISOLATED, forCall, -1);
@@ -236,6 +253,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                         now,
                         s.cooldownNanos,
                         s.opens,
+                        probesFor(s.opens),
                         s.window,
                         s.frozen,
                         event(s, State.HALF_OPEN, TransitionReason.COOLDOWN_ELAPSED, now));
@@ -247,7 +265,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                 if (transition(s, reopened)) {
                     return reject(RejectedPermit.OPEN, forCall, reopened.cooldownNanos);
                 }
-            } else if (s.admitted >= probes) {
+            } else if (s.admitted >= s.roundProbes) {
                 return reject(RejectedPermit.HALF_OPEN, forCall, maxHalfOpenNanos - elapsed);
             } else if (current.compareAndSet(s, s.withProbes(s.admitted + 1, s.successes, s.failures))) {
                 return new ProbePermit(this, s.generation);
@@ -266,6 +284,71 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             return new CallNotPermittedException(name, permit.state, retryAfterNanos, rejectionStackTraces);
         }
         return permit;
+    }
+
+    /**
+     * A request while CLOSED and ramping up (SPEC rule 16): admitted when its share carries the
+     * ramp's credit over a whole unit, else rejected as shed. Null when the snapshot was replaced
+     * instead (the ramp is over, or its start is now known): the caller reads again.
+     */
+    private Object rampAdmission(Snapshot s, boolean forCall) {
+        long now = ticker.read(); // a throwing ticker propagates here: nothing was granted or changed
+        if (!s.sinceKnown) { // the ticker failed at the close: the ramp starts now
+            current.compareAndSet(s, s.startedAt(now));
+            return null;
+        }
+        Ramp ramp = s.ramp;
+        long elapsed = Math.max(0, now - s.since); // a ticker that stepped back has not moved on
+        if (elapsed >= ramp.nanos) {
+            current.compareAndSet(s, s.rampEnded()); // not a transition: same generation, same permit
+            return null;
+        }
+        double share;
+        try {
+            share = policy.rampShare(elapsed);
+        } catch (Throwable e) { // an Error too: a broken policy must not shed traffic
+            endBrokenRamp(s, elapsed, e, Double.NaN);
+            return null;
+        }
+        if (!(share > 0 && share <= 1)) {
+            endBrokenRamp(s, elapsed, null, share);
+            return null;
+        }
+        if (ramp.admit(share)) {
+            return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
+        }
+        return reject(RejectedPermit.RAMPING, forCall, ramp.nanos - elapsed);
+    }
+
+    /** A policy whose ramp share throws or leaves (0, 1]: the ramp ends (all traffic admitted), logged once per era. */
+    private void endBrokenRamp(Snapshot s, long elapsed, Throwable failure, double share) {
+        if (current.compareAndSet(s, s.rampEnded())) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    () -> "breaker '" + name + "': half-open policy "
+                            + Names.describe(policy::toString, policy) + " answered rampShare(" + elapsed + ") "
+                            + (failure == null ? "= " + share + ", outside (0, 1]" : "with a failure")
+                            + "; the ramp ends and every call is admitted",
+                    failure);
+        }
+    }
+
+    /**
+     * The permits of the round after the k-th consecutive opening. A policy that throws or answers
+     * less than 1 cannot stop a round the breaker has begun: it gets one probe, and the failure is
+     * logged (the thread at hand only asked for a permit).
+     */
+    private int probesFor(int opens) {
+        try {
+            return checkedProbes(policy, opens);
+        } catch (Throwable e) { // an Error too: the round was decided and must happen
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    () -> "breaker '" + name + "': half-open policy failed on the probes of opening " + opens
+                            + "; the round grants 1",
+                    e);
+            return 1;
+        }
     }
 
     // ---------------------------------------------------------------- outcomes
@@ -318,25 +401,53 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         }
     }
 
-    /** CLOSED to OPEN after the window tripped; a failed CAS means another thread already moved on. */
+    /**
+     * CLOSED to OPEN after the window tripped. A failed CAS means another thread already moved on,
+     * unless the generation is the same (a ramp ended meanwhile): then it tries again.
+     */
     private void trip(Snapshot s) {
         Reading clock = Reading.of(ticker); // a broken ticker opens anyway: the first good reading starts the cooldown
         boolean known = clock.known;
-        long now = known ? clock.now : s.since;
-        long cooldown = cooldownFor(1, firstCooldownNanos);
-        Ending ending = ending(s, clock.failure);
-        transition(
-                s,
-                Snapshot.open(
-                        s.generation + 1,
-                        now,
-                        known,
-                        cooldown,
-                        1,
-                        s.window,
-                        ending.frozen(),
-                        event(s, State.OPEN, TransitionReason.WINDOW_TRIPPED, now)));
-        rethrow(ending.failure());
+        Throwable failure = clock.failure;
+        long generation = s.generation;
+        do {
+            long now = known ? clock.now : s.since;
+            int opens = saturatedIncrement(openingsCarried(s, now, known));
+            long cooldown = cooldownFor(opens, firstCooldownNanos);
+            Ending ending = ending(s, failure);
+            if (transition(
+                    s,
+                    Snapshot.open(
+                            s.generation + 1,
+                            now,
+                            known,
+                            cooldown,
+                            opens,
+                            s.window,
+                            ending.frozen(),
+                            event(s, State.OPEN, TransitionReason.WINDOW_TRIPPED, now)))) {
+                failure = ending.failure();
+                break;
+            }
+            s = current.get();
+        } while (s.generation == generation);
+        rethrow(failure);
+    }
+
+    /**
+     * The consecutive openings a CLOSED era carries at {@code now} (SPEC rule 14): those it began
+     * with, or 0 once it has been CLOSED for the calm period (0: at once). With the time unknown
+     * (a broken ticker) the count is carried: a broken clock never shortens a cooldown.
+     */
+    private int openingsCarried(Snapshot s, long now, boolean known) {
+        if (calmNanos == 0 || (known && s.sinceKnown && now - s.since >= calmNanos)) {
+            return 0;
+        }
+        return s.opens;
+    }
+
+    private static int saturatedIncrement(int opens) {
+        return opens == Integer.MAX_VALUE ? opens : opens + 1;
     }
 
     /** The classifier's back-off verdict on a failed call, capped; 0 for an ordinary failure (SPEC rule 19). */
@@ -396,6 +507,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         Reading clock = Reading.of(ticker);
         long now = clock.known ? clock.now : s.since;
         Ending ending = ending(s, clock.failure);
+        int opens = s.state == State.CLOSED ? openingsCarried(s, now, clock.known) : s.opens;
         boolean done = transition(
                 s,
                 Snapshot.open(
@@ -403,7 +515,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                         now,
                         clock.known,
                         delayNanos,
-                        s.opens,
+                        opens,
                         s.window,
                         ending.frozen(),
                         event(s, State.OPEN, TransitionReason.BACK_OFF, now)));
@@ -449,7 +561,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             HalfOpenPolicy.Verdict verdict;
             Window fresh = null;
             try {
-                verdict = decide(successes, failures);
+                verdict = decide(s.opens, successes, failures);
                 if (verdict == HalfOpenPolicy.Verdict.CLOSE) {
                     fresh = newWindow();
                 }
@@ -469,6 +581,8 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                                     at,
                                     known,
                                     fresh,
+                                    s.opens,
+                                    rampNanos > 0 ? new Ramp(rampNanos) : null,
                                     event(s, State.CLOSED, TransitionReason.PROBES_SUCCEEDED, at)));
                 case OPEN -> transition(s, reopen(s, at, known, TransitionReason.PROBE_FAILED));
                 case WAIT -> current.compareAndSet(s, s.withProbes(s.admitted, successes, failures));
@@ -480,11 +594,11 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         rethrow(failure);
     }
 
-    private HalfOpenPolicy.Verdict decide(int successes, int failures) {
-        HalfOpenPolicy.Verdict verdict = policy.decide(successes, failures);
+    private HalfOpenPolicy.Verdict decide(int opens, int successes, int failures) {
+        HalfOpenPolicy.Verdict verdict = policy.decide(opens, successes, failures);
         if (verdict == null) {
-            throw new IllegalStateException(
-                    "halfOpen policy " + policy + " returned null from decide(" + successes + ", " + failures + ")");
+            throw new IllegalStateException("halfOpen policy " + policy + " returned null from decide(" + opens + ", "
+                    + successes + ", " + failures + ")");
         }
         return verdict;
     }
@@ -513,7 +627,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
      * HALF_OPEN snapshot carries it), even when it was 0.
      */
     private Snapshot reopen(Snapshot s, long at, boolean known, TransitionReason reason) {
-        int opens = s.opens == Integer.MAX_VALUE ? s.opens : s.opens + 1;
+        int opens = saturatedIncrement(s.opens);
         long cooldown = cooldownFor(opens, s.cooldownNanos);
         return Snapshot.open(
                 s.generation + 1, at, known, cooldown, opens, s.window, s.frozen, event(s, State.OPEN, reason, at));
@@ -603,6 +717,8 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                             at,
                             known,
                             fresh,
+                            0,
+                            null,
                             event(s, State.CLOSED, TransitionReason.RESET, at)))) {
                 break;
             }

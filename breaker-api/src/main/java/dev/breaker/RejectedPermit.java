@@ -4,7 +4,9 @@ package dev.breaker;
 enum RejectedPermit implements Permit {
     OPEN(State.OPEN),
     HALF_OPEN(State.HALF_OPEN),
-    ISOLATED(State.ISOLATED);
+    ISOLATED(State.ISOLATED),
+    /** CLOSED, ramping up after recovery: this request was shed (SPEC rule 16). */
+    RAMPING(State.CLOSED);
 
     final State state;
 
@@ -49,6 +51,6 @@ enum RejectedPermit implements Permit {
 
     @Override
     public String toString() {
-        return "Permit[rejected, " + state + "]";
+        return this == RAMPING ? "Permit[rejected, CLOSED, ramping up]" : "Permit[rejected, " + state + "]";
     }
 }

@@ -27,8 +27,14 @@ final class Snapshot {
     final boolean sinceKnown;
     /** OPEN: how long to reject, from {@code since}; HALF_OPEN: the cooldown of the opening before (a fallback for a failing policy). */
     final long cooldownNanos;
-    /** Times opened since last CLOSED (0 while CLOSED); feeds the half-open policy's cooldown. */
+    /**
+     * Consecutive openings (SPEC rule 14): while OPEN or HALF_OPEN, the count that chose the
+     * cooldown and the round; while CLOSED, the count the era began with (0 after a reset), which
+     * starts over at the next trip once the calm period has passed since {@link #since}.
+     */
     final int opens;
+    /** HALF_OPEN: the round's permits, {@code probes(opens)} of the policy; otherwise 0. */
+    final int roundProbes;
     /** HALF_OPEN: permits counted against the round's budget (in flight or succeeded or failed). */
     final int admitted;
     /** HALF_OPEN: probes of the round that succeeded. */
@@ -43,6 +49,8 @@ final class Snapshot {
     final Permit closedPermit;
     /** The event of the transition that began this generation; null for generation 0 or without listeners. */
     final StateTransition cause;
+    /** CLOSED while ramping up after recovery (SPEC rule 16); null otherwise, and then the CLOSED path is untouched. */
+    final Ramp ramp;
 
     private Snapshot(
             State state,
@@ -51,19 +59,22 @@ final class Snapshot {
             boolean sinceKnown,
             long cooldownNanos,
             int opens,
+            int roundProbes,
             int admitted,
             int successes,
             int failures,
             Window window,
             WindowCounts frozen,
             Permit closedPermit,
-            StateTransition cause) {
+            StateTransition cause,
+            Ramp ramp) {
         this.state = state;
         this.generation = generation;
         this.since = since;
         this.sinceKnown = sinceKnown;
         this.cooldownNanos = cooldownNanos;
         this.opens = opens;
+        this.roundProbes = roundProbes;
         this.admitted = admitted;
         this.successes = successes;
         this.failures = failures;
@@ -71,14 +82,23 @@ final class Snapshot {
         this.frozen = frozen;
         this.closedPermit = closedPermit;
         this.cause = cause;
+        this.ramp = ramp;
     }
 
+    /**
+     * A CLOSED era with a fresh window.
+     *
+     * @param opens the consecutive openings it begins with (0 after a reset)
+     * @param ramp  its ramp-up, or null for none
+     */
     static Snapshot closed(
             DefaultCircuitBreaker breaker,
             long generation,
             long since,
             boolean sinceKnown,
             Window fresh,
+            int opens,
+            Ramp ramp,
             StateTransition cause) {
         return new Snapshot(
                 State.CLOSED,
@@ -86,6 +106,7 @@ final class Snapshot {
                 since,
                 sinceKnown,
                 0,
+                opens,
                 0,
                 0,
                 0,
@@ -93,7 +114,28 @@ final class Snapshot {
                 fresh,
                 null,
                 new ClosedPermit(breaker, generation),
-                cause);
+                cause,
+                ramp);
+    }
+
+    /** The same CLOSED era, its ramp over: not a transition (same generation, same permit). */
+    Snapshot rampEnded() {
+        return new Snapshot(
+                state,
+                generation,
+                since,
+                sinceKnown,
+                cooldownNanos,
+                opens,
+                roundProbes,
+                admitted,
+                successes,
+                failures,
+                window,
+                frozen,
+                closedPermit,
+                cause,
+                null);
     }
 
     static Snapshot open(
@@ -106,15 +148,30 @@ final class Snapshot {
             WindowCounts frozen,
             StateTransition cause) {
         return new Snapshot(
-                State.OPEN, generation, since, sinceKnown, cooldownNanos, opens, 0, 0, 0, window, frozen, null, cause);
+                State.OPEN,
+                generation,
+                since,
+                sinceKnown,
+                cooldownNanos,
+                opens,
+                0,
+                0,
+                0,
+                0,
+                window,
+                frozen,
+                null,
+                cause,
+                null);
     }
 
-    /** A new round whose first permit is already granted to the request that began it. */
+    /** A new round of {@code roundProbes} permits whose first is already granted to the request that began it. */
     static Snapshot halfOpen(
             long generation,
             long since,
             long lastCooldownNanos,
             int opens,
+            int roundProbes,
             Window window,
             WindowCounts frozen,
             StateTransition cause) {
@@ -125,13 +182,15 @@ final class Snapshot {
                 true,
                 lastCooldownNanos,
                 opens,
+                roundProbes,
                 1,
                 0,
                 0,
                 window,
                 frozen,
                 null,
-                cause);
+                cause,
+                null);
     }
 
     static Snapshot isolated(
@@ -141,7 +200,8 @@ final class Snapshot {
             Window window,
             WindowCounts frozen,
             StateTransition cause) {
-        return new Snapshot(State.ISOLATED, generation, since, sinceKnown, 0, 0, 0, 0, 0, window, frozen, null, cause);
+        return new Snapshot(
+                State.ISOLATED, generation, since, sinceKnown, 0, 0, 0, 0, 0, 0, window, frozen, null, cause, null);
     }
 
     /** The same round with other probe counts. */
@@ -153,16 +213,18 @@ final class Snapshot {
                 sinceKnown,
                 cooldownNanos,
                 opens,
+                roundProbes,
                 admitted,
                 successes,
                 failures,
                 window,
                 frozen,
                 null,
-                cause);
+                cause,
+                null);
     }
 
-    /** The same OPEN state, its cooldown now starting at {@code now} (the ticker failed when it opened). */
+    /** The same state, its cooldown (OPEN) or ramp (CLOSED) now starting at {@code now}: the ticker failed when it began. */
     Snapshot startedAt(long now) {
         return new Snapshot(
                 state,
@@ -171,13 +233,15 @@ final class Snapshot {
                 true,
                 cooldownNanos,
                 opens,
+                roundProbes,
                 admitted,
                 successes,
                 failures,
                 window,
                 frozen,
                 closedPermit,
-                cause);
+                cause,
+                ramp);
     }
 
     @Override

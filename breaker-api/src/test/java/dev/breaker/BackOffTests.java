@@ -149,7 +149,7 @@ class BackOffTests {
         List<Integer> asked = new ArrayList<>();
         HalfOpenPolicy counting = new HalfOpenPolicy() {
             @Override
-            public int probes() {
+            public int probes(int consecutiveOpens) {
                 return 1;
             }
 
@@ -160,7 +160,7 @@ class BackOffTests {
             }
 
             @Override
-            public Verdict decide(int successes, int failures) {
+            public Verdict decide(int consecutiveOpens, int successes, int failures) {
                 return failures > 0 ? Verdict.OPEN : Verdict.CLOSE;
             }
         };

@@ -96,7 +96,7 @@ class ConfigTests {
     void cooldownOrProbesWithAPolicyIsAnErrorNamingBoth() {
         HalfOpenPolicy policy = new HalfOpenPolicy() {
             @Override
-            public int probes() {
+            public int probes(int consecutiveOpens) {
                 return 1;
             }
 
@@ -106,7 +106,7 @@ class ConfigTests {
             }
 
             @Override
-            public Verdict decide(int successes, int failures) {
+            public Verdict decide(int consecutiveOpens, int successes, int failures) {
                 return Verdict.CLOSE;
             }
 
@@ -198,7 +198,7 @@ class ConfigTests {
     private static HalfOpenPolicy policy(int probes, long firstCooldownNanos) {
         return new HalfOpenPolicy() {
             @Override
-            public int probes() {
+            public int probes(int consecutiveOpens) {
                 return probes;
             }
 
@@ -208,7 +208,7 @@ class ConfigTests {
             }
 
             @Override
-            public Verdict decide(int successes, int failures) {
+            public Verdict decide(int consecutiveOpens, int successes, int failures) {
                 return Verdict.CLOSE;
             }
 
@@ -222,7 +222,7 @@ class ConfigTests {
     @Test
     void aPolicyThatAnswersNoProbesOrANegativeCooldownIsRefusedByName() {
         assertEquals(
-                "halfOpen policy custom: probes() must be >= 1, was 0",
+                "halfOpen policy custom: probes(1) must be >= 1, was 0",
                 assertThrows(
                                 IllegalArgumentException.class,
                                 () -> CircuitBreakerConfig.builder()

@@ -46,7 +46,7 @@ class DescriptionTests {
                 "a start the ticker could not read is marked");
         assertEquals(
                 "HALF_OPEN@4(since=200, admitted=2, successes=1, failures=0)",
-                Snapshot.halfOpen(4, 200, 5, 1, null, null, null)
+                Snapshot.halfOpen(4, 200, 5, 1, 2, null, null, null)
                         .withProbes(2, 1, 0)
                         .toString());
     }

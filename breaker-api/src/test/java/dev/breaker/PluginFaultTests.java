@@ -259,7 +259,12 @@ class PluginFaultTests {
         }
 
         @Override
-        public Verdict decide(int successes, int failures) {
+        public int probes(int consecutiveOpens) {
+            return probes;
+        }
+
+        @Override
+        public Verdict decide(int consecutiveOpens, int successes, int failures) {
             return verdict.apply(successes);
         }
     }
@@ -271,7 +276,7 @@ class PluginFaultTests {
                 () -> CircuitBreaker.builder("p")
                         .halfOpen(new Policy(0, 0, s -> HalfOpenPolicy.Verdict.CLOSE))
                         .build());
-        assertTrue(none.getMessage().endsWith("probes() must be >= 1, was 0"), none.getMessage());
+        assertTrue(none.getMessage().endsWith("probes(1) must be >= 1, was 0"), none.getMessage());
         IllegalArgumentException negative = assertThrows(
                 IllegalArgumentException.class,
                 () -> CircuitBreaker.builder("p")
@@ -291,7 +296,7 @@ class PluginFaultTests {
         Permit probe = nullVerdict.tryAcquire();
         assertTrue(probe.isProbe());
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> probe.onSuccess(0));
-        assertTrue(e.getMessage().contains("returned null from decide(1, 0)"), e.getMessage());
+        assertTrue(e.getMessage().contains("returned null from decide(1, 1, 0)"), e.getMessage());
         assertEquals(0, nullVerdict.metrics().probesAdmitted(), "the slot came back");
         assertTrue(nullVerdict.tryAcquire().granted(), "and admits a new probe");
 
@@ -413,7 +418,7 @@ class PluginFaultTests {
         CircuitBreaker b = CircuitBreaker.builder("rude")
                 .halfOpen(new HalfOpenPolicy() {
                     @Override
-                    public int probes() {
+                    public int probes(int consecutiveOpens) {
                         return 1;
                     }
 
@@ -423,8 +428,8 @@ class PluginFaultTests {
                     }
 
                     @Override
-                    public Verdict decide(int successes, int failures) {
-                        return rude.decide(successes, failures);
+                    public Verdict decide(int consecutiveOpens, int successes, int failures) {
+                        return rude.decide(consecutiveOpens, successes, failures);
                     }
 
                     @Override
@@ -476,7 +481,7 @@ class PluginFaultTests {
         }
 
         @Override
-        public int probes() {
+        public int probes(int consecutiveOpens) {
             return 1;
         }
 
@@ -489,7 +494,7 @@ class PluginFaultTests {
         }
 
         @Override
-        public Verdict decide(int successes, int failures) {
+        public Verdict decide(int consecutiveOpens, int successes, int failures) {
             return failures > 0 ? Verdict.OPEN : successes >= 1 ? Verdict.CLOSE : Verdict.WAIT;
         }
     }

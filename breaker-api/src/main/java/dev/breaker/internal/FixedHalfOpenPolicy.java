@@ -33,7 +33,12 @@ public record FixedHalfOpenPolicy(long cooldownNanos, int probes) implements Hal
     }
 
     @Override
-    public Verdict decide(int successes, int failures) {
+    public int probes(int consecutiveOpens) {
+        return probes;
+    }
+
+    @Override
+    public Verdict decide(int consecutiveOpens, int successes, int failures) {
         if (failures > 0) {
             return Verdict.OPEN;
         }

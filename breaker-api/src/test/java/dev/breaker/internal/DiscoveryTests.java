@@ -30,7 +30,7 @@ class DiscoveryTests {
     @Test
     void builtInPolicyAndClassifierAreFoundByName() {
         HalfOpenPolicy p = HalfOpenPolicies.named("fixed", Map.of("cooldown", "PT2S", "probes", "3"));
-        assertEquals(3, p.probes());
+        assertEquals(3, p.probes(1));
         assertEquals(2_000_000_000L, p.cooldownNanos(1));
         FailureClassifier c = FailureClassifier.named("default", Map.of());
         assertEquals(Outcome.FAILURE, c.classify(null, new RuntimeException()));
