@@ -18,9 +18,14 @@ public final class TckVersion {
      *     of the outcomes), and {@code Window.recordAt} answering as {@code record} does.</li>
      * <li>A lone recording thread is answered exactly at every outcome while another thread
      *     reads the counts ({@link RateWindowRaceContract#aLoneRecorderIsExactWhileAnotherThreadReadsTheCounts}).</li>
+     * <li>Half-open policies: the SPI now asks per round ({@code probes(k)},
+     *     {@code decide(k, successes, failures)}) and has a calm period and a ramp-up;
+     *     {@link HalfOpenPolicyContract} holds a policy to them (a round ends once every probe
+     *     has reported, sane verdicts, stable calm period and ramp, exact admission through a
+     *     breaker).</li>
      * </ol>
      */
-    public static final int CONTRACT = 3;
+    public static final int CONTRACT = 4;
 
     private TckVersion() {}
 }
