@@ -55,6 +55,10 @@ public final class ExponentialPolicy {
     /** The share a ramp starts at when none is given. */
     public static final double DEFAULT_RAMP_FROM = 0.1;
 
+    /** The default random source, shared, so that policies built alike are equal. */
+    private static final DoubleSupplier THREAD_LOCAL_RANDOM =
+            () -> ThreadLocalRandom.current().nextDouble();
+
     private ExponentialPolicy() {}
 
     /**
@@ -73,7 +77,7 @@ public final class ExponentialPolicy {
         private double multiplier = DEFAULT_MULTIPLIER;
         private Duration max;
         private double jitter;
-        private DoubleSupplier random = () -> ThreadLocalRandom.current().nextDouble();
+        private DoubleSupplier random = THREAD_LOCAL_RANDOM;
         private Duration calmPeriod = Duration.ZERO;
         private int probes = 1;
         private Integer closeAfter;

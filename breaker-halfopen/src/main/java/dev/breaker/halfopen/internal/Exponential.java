@@ -6,31 +6,79 @@ import java.util.function.DoubleSupplier;
 
 /**
  * The exponential policy (SPEC rules 14 to 16), validated by {@code ExponentialPolicy.Builder}.
- * Stateless apart from its random source: one policy may serve any number of breakers.
- *
- * @param initialNanos the first cooldown
- * @param multiplier   each consecutive opening's factor, at least 1
- * @param maxNanos     the cap, at least {@code initialNanos}
- * @param jitter       in [0, 1): a cooldown is drawn from {@code [w * (1 - jitter), w]}
- * @param random       draws in [0, 1) for the jitter
- * @param calmNanos    CLOSED this long and the count of openings starts over
- * @param probes       permits per round
- * @param closeAfter   successes that close a round, 1 to {@code probes}
- * @param rampNanos    how long traffic ramps up after a close; 0 for no ramp
- * @param rampFrom     the share admitted when the ramp begins, in (0, 1]
+ * Stateless apart from its random source: one policy may serve any number of breakers. Equal to
+ * another with the same settings and the same random source.
  */
-public record Exponential(
-        long initialNanos,
-        double multiplier,
-        long maxNanos,
-        double jitter,
-        DoubleSupplier random,
-        long calmNanos,
-        int probes,
-        int closeAfter,
-        long rampNanos,
-        double rampFrom)
-        implements HalfOpenPolicy {
+public final class Exponential implements HalfOpenPolicy {
+
+    private final long initialNanos;
+    private final double multiplier;
+    private final long maxNanos;
+    private final double jitter;
+    private final DoubleSupplier random;
+    private final long calmNanos;
+    private final int probes;
+    private final int closeAfter;
+    private final long rampNanos;
+    private final double rampFrom;
+
+    /**
+     * Makes the policy from validated settings.
+     *
+     * @param initialNanos the first cooldown
+     * @param multiplier   each consecutive opening's factor, at least 1
+     * @param maxNanos     the cap, at least {@code initialNanos}
+     * @param jitter       in [0, 1): a cooldown is drawn from {@code [w * (1 - jitter), w]}
+     * @param random       draws in [0, 1) for the jitter
+     * @param calmNanos    CLOSED this long and the count of openings starts over
+     * @param probes       permits per round
+     * @param closeAfter   successes that close a round, 1 to {@code probes}
+     * @param rampNanos    how long traffic ramps up after a close; 0 for no ramp
+     * @param rampFrom     the share admitted when the ramp begins, in (0, 1]
+     */
+    public Exponential(
+            long initialNanos,
+            double multiplier,
+            long maxNanos,
+            double jitter,
+            DoubleSupplier random,
+            long calmNanos,
+            int probes,
+            int closeAfter,
+            long rampNanos,
+            double rampFrom) {
+        this.initialNanos = initialNanos;
+        this.multiplier = multiplier;
+        this.maxNanos = maxNanos;
+        this.jitter = jitter;
+        this.random = random;
+        this.calmNanos = calmNanos;
+        this.probes = probes;
+        this.closeAfter = closeAfter;
+        this.rampNanos = rampNanos;
+        this.rampFrom = rampFrom;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Exponential e
+                && initialNanos == e.initialNanos
+                && Double.compare(multiplier, e.multiplier) == 0
+                && maxNanos == e.maxNanos
+                && Double.compare(jitter, e.jitter) == 0
+                && random.equals(e.random)
+                && calmNanos == e.calmNanos
+                && probes == e.probes
+                && closeAfter == e.closeAfter
+                && rampNanos == e.rampNanos
+                && Double.compare(rampFrom, e.rampFrom) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(
+                initialNanos, multiplier, maxNanos, jitter, random, calmNanos, probes, closeAfter, rampNanos, rampFrom);
+    }
 
     /**
      * The cooldown before jitter: {@code min(initial * multiplier^(k-1), max)}, exact in whole
