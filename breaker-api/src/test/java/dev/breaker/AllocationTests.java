@@ -69,4 +69,48 @@ class AllocationTests {
         double perCall = bytesPerCall(() -> b.tryAcquire().granted());
         assertTrue(perCall < 0.05, "bytes per call: " + perCall);
     }
+
+    @Test
+    void aRampingBreakerAllocatesNothingPerRequest() {
+        dev.breaker.spi.HalfOpenPolicy ramping = new dev.breaker.spi.HalfOpenPolicy() {
+            @Override
+            public long cooldownNanos(int consecutiveOpens) {
+                return 0;
+            }
+
+            @Override
+            public int probes(int consecutiveOpens) {
+                return 1;
+            }
+
+            @Override
+            public Verdict decide(int consecutiveOpens, int successes, int failures) {
+                return failures > 0 ? Verdict.OPEN : Verdict.CLOSE;
+            }
+
+            @Override
+            public long rampUpNanos() {
+                return Duration.ofDays(1).toNanos();
+            }
+
+            @Override
+            public double rampShare(long elapsedNanos) {
+                return 0.5;
+            }
+        };
+        CircuitBreaker b = CircuitBreaker.builder("alloc")
+                .window(Windows.consecutiveFailures(1))
+                .halfOpen(ramping)
+                .build();
+        b.tryAcquire().onFailure(0, null);
+        b.tryAcquire().onSuccess(0); // the probe closes it: the ramp begins, half the requests shed
+        double perCall = bytesPerCall(() -> {
+            Permit p = b.tryAcquire();
+            if (p.granted()) {
+                p.onSuccess(0);
+            }
+        });
+        assertTrue(perCall < 0.05, "bytes per call: " + perCall);
+        assertTrue(b.metrics().rejectedCalls() >= CALLS, "it was ramping: " + b.metrics());
+    }
 }
