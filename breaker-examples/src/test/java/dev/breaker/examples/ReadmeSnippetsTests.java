@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The README's Java snippets compile as written, against the jars this build made. A snippet that
  * is a whole file (it has imports) is compiled as it is; a fragment is compiled as the body of one
- * method, with the imports a reader of the README would add ({@code dev.breaker.*} and
- * {@code java.time.*}).
+ * method, with the imports a reader of the README would add ({@code dev.breaker.*},
+ * {@code dev.breaker.halfopen.*}, {@code java.time.*} and {@code java.util.*}).
  */
 class ReadmeSnippetsTests {
 
@@ -64,7 +64,8 @@ class ReadmeSnippetsTests {
                 String cls = "Snippet" + i;
                 units.add(source(
                         cls,
-                        "import dev.breaker.*;\nimport java.time.*;\n\nclass " + cls
+                        "import dev.breaker.*;\nimport dev.breaker.halfopen.*;\nimport java.time.*;\nimport java.util.*;\n\nclass "
+                                + cls
                                 + " {\n    void snippet() throws Exception {\n" + code + "\n    }\n}\n"));
             }
         }
