@@ -253,7 +253,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                         now,
                         s.cooldownNanos,
                         s.opens,
-                        probesFor(s.opens),
+                        probesFor(round(s.opens)),
                         s.window,
                         s.frozen,
                         event(s, State.HALF_OPEN, TransitionReason.COOLDOWN_ELAPSED, now));
@@ -446,6 +446,15 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         return s.opens;
     }
 
+    /**
+     * The round a policy is asked about: the count of consecutive openings, at least 1 (a round
+     * after a back-off from a breaker that had not opened since it last started over has a count
+     * of 0: rule 19's opening does not count).
+     */
+    private static int round(int opens) {
+        return Math.max(1, opens);
+    }
+
     private static int saturatedIncrement(int opens) {
         return opens == Integer.MAX_VALUE ? opens : opens + 1;
     }
@@ -561,7 +570,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             HalfOpenPolicy.Verdict verdict;
             Window fresh = null;
             try {
-                verdict = decide(s.opens, successes, failures);
+                verdict = decide(round(s.opens), successes, failures);
                 if (verdict == HalfOpenPolicy.Verdict.CLOSE) {
                     fresh = newWindow();
                 }

@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * unit. The additions are totally ordered by the atomic, so the whole units crossed are the
  * admissions, exactly: after any set of requests, the number admitted is the integer part of the
  * sum of their shares, whatever the interleaving (the total is the same in every order), and a
- * share of at most one unit crosses at most one. No lock, no retry loop; the cost is one
+ * share of at most one unit crosses at most one. Each share is rounded up to the fixed point, so
+ * the credit is never below the true sum and above it by less than 2^-32 per request. No lock, no retry loop; the cost is one
  * contended add per request, and only during a ramp: the snapshot of an era without a ramp has
  * none, and the one the ramp ends with is replaced by one without it.
  */
@@ -37,7 +38,10 @@ final class Ramp {
      * @return whether the request is admitted (the credit's integer part rose)
      */
     boolean admit(double share) {
-        long add = Math.max(1, Math.min(UNIT, Math.round(share * UNIT)));
+        // rounded up: each request adds at least its share, so a sum of shares that is a whole
+        // number (five shares of 0.2) is reached, never missed by rounding; the excess is below
+        // 2^-32 per request, so the credit stays within one call of the sum for 2^32 requests
+        long add = Math.max(1, Math.min(UNIT, (long) Math.ceil(share * UNIT)));
         long before = credit.getAndAdd(add);
         return ((before + add) >>> 32) != (before >>> 32);
     }

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -312,9 +311,6 @@ class CooldownRuleTests {
      * there, so only a policy that reads it sees the difference (a policy with {@code probes(k) =
      * k} would answer 0 and be overruled with a logged warning).
      */
-    @Disabled(
-            "defect: after a back-off from a breaker with no opening counted, the core calls probes(0) and decide(0, ..),"
-                    + " below the SPI's 'at least 1'")
     @ParameterizedTest
     @ValueSource(strings = {"get", "onFailure"})
     void roundAfterABackOffIsAskedAboutWithACountOfAtLeastOne(String path) {

@@ -29,9 +29,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * SPEC rule 16 under contention: racing requests take their turns from one counter, so 16 threads
  * that each ask n times at one instant of a ramp (one share s for all) are admitted, all together,
- * exactly as the credit counts, never more: with {@code add = round(s * 2^32)} (the credit's
- * fixed point, 32 fractional bits), {@code floor(16 * n * add / 2^32)}. The shares chosen are ones
- * for which that is also the integer part of {@code 16 * n * s}.
+ * exactly the integer part of {@code 16 * n * s} (s as the decimal the user wrote), never more.
+ * The check also asks the credit's own arithmetic ({@code add = ceil(s * 2^32)}, 32 fractional
+ * bits) for the same answer, so a failure says whether the arithmetic or the race is wrong.
  */
 class RampRaceTests {
 
@@ -64,7 +64,7 @@ class RampRaceTests {
                 .build();
         double share = policy.rampShare(elapsed);
         long requests = (long) THREADS * PER_THREAD;
-        long add = Math.round(share * (1L << 32));
+        long add = (long) Math.ceil(share * (1L << 32));
         long expected = BigInteger.valueOf(add)
                 .multiply(BigInteger.valueOf(requests))
                 .shiftRight(32)

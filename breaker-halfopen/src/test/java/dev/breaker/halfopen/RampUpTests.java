@@ -16,7 +16,6 @@ import dev.breaker.spi.HalfOpenPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -112,7 +111,6 @@ class RampUpTests {
      * whole call, which rule 16 forbids. With 0.4, five requests sum to 2 and only one is
      * admitted. (jqwik finds this too when request times may be 0 and s0 has one decimal.)
      */
-    @Disabled("defect: Ramp.admit rounds shares to nearest 2^-32; the credit falls short of a whole sum of shares")
     @ParameterizedTest(name = "rampFrom {0}, {1} requests at the close")
     @CsvSource({"0.2, 5", "0.4, 5", "0.7, 10", "0.9, 10"})
     void rampAdmitsTheRequestWhoseShareCompletesAWholeUnit(double rampFrom, int requests) {
@@ -131,7 +129,6 @@ class RampUpTests {
     }
 
     /** The same defect halfway through a ramp: s0 = 0.1, 2.5 s into 10 s, the share is 0.325; 40 requests sum to 13. */
-    @Disabled("defect: Ramp.admit rounds shares to nearest 2^-32; the credit falls short of a whole sum of shares")
     @Test
     void rampAdmitsThirteenOfFortyRequestsAtAShareOf0325() {
         CircuitBreaker b = Breakers.breaker(policy(0.1, Duration.ZERO), ticker, 1);

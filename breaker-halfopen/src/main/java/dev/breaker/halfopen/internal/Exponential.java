@@ -59,6 +59,56 @@ public final class Exponential implements HalfOpenPolicy {
         this.rampFrom = rampFrom;
     }
 
+    /** @return the first cooldown in nanoseconds */
+    public long initialNanos() {
+        return initialNanos;
+    }
+
+    /** @return each further consecutive opening's factor */
+    public double multiplier() {
+        return multiplier;
+    }
+
+    /** @return the cap in nanoseconds */
+    public long maxNanos() {
+        return maxNanos;
+    }
+
+    /** @return the jitter, in [0, 1) */
+    public double jitter() {
+        return jitter;
+    }
+
+    /** @return the random source of the jitter */
+    public DoubleSupplier random() {
+        return random;
+    }
+
+    /** @return the calm period in nanoseconds */
+    public long calmNanos() {
+        return calmNanos;
+    }
+
+    /** @return permits per round */
+    public int probes() {
+        return probes;
+    }
+
+    /** @return successes that close a round */
+    public int closeAfter() {
+        return closeAfter;
+    }
+
+    /** @return the ramp's length in nanoseconds */
+    public long rampNanos() {
+        return rampNanos;
+    }
+
+    /** @return the share a ramp starts at */
+    public double rampFrom() {
+        return rampFrom;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof Exponential e
