@@ -15,7 +15,9 @@ import java.util.function.Supplier;
  * <p>Two ways to use it: the execute methods ({@link #call}, {@link #get}, {@link #run},
  * {@link #callAsync}) wrap a call, time it when a slow-call threshold is set, classify its outcome
  * and report it; the permit API ({@link #tryAcquire()}) leaves the call and the reporting to the
- * caller. On a CLOSED breaker neither takes a lock nor allocates.
+ * caller. On a CLOSED breaker neither takes a lock nor allocates to admit a call (a call shed by a
+ * ramp-up after recovery, SPEC rule 16, is a rejection: through the execute methods it gets its
+ * {@link CallNotPermittedException}, as any rejection does).
  *
  * <p>The behaviour contract is the project's SPEC ({@code docs/SPEC.md} in the repository; "SPEC
  * rule N" in these docs points there): CLOSED, OPEN (strict, lazy cooldown),

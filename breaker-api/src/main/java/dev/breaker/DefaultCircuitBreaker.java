@@ -115,7 +115,8 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         this.backOffMaxNanos = config.backOffMax().toNanos();
         this.rejectionStackTraces = config.rejectionStackTraces();
         this.trackedPermits = config.trackedPermits();
-        this.current = new AtomicReference<>(Snapshot.closed(this, 0, ticker.read(), true, newWindow(), 0, null, null));
+        this.current =
+                new AtomicReference<>(Snapshot.closed(this, 0, ticker.read(), true, newWindow(), 0, 0, null, null));
         this.events = wiring.listeners().isEmpty()
                 ? null
                 : new EventDispatcher(name, wiring.listeners(), current, wiring.eventExecutor(), wiring.eventBacklog());
@@ -292,7 +293,13 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
      * instead (the ramp is over, or its start is now known): the caller reads again.
      */
     private Object rampAdmission(Snapshot s, boolean forCall) {
-        long now = ticker.read(); // a throwing ticker propagates here: nothing was granted or changed
+        long now;
+        try {
+            now = ticker.read();
+        } catch (Throwable e) { // a broken ticker must not shed traffic either: the ramp ends, admitting all
+            endBrokenRamp(s, () -> "its ticker failed during the ramp", e);
+            return null;
+        }
         if (!s.sinceKnown) { // the ticker failed at the close: the ramp starts now
             current.compareAndSet(s, s.startedAt(now));
             return null;
@@ -307,11 +314,20 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         try {
             share = policy.rampShare(elapsed);
         } catch (Throwable e) { // an Error too: a broken policy must not shed traffic
-            endBrokenRamp(s, elapsed, e, Double.NaN);
+            endBrokenRamp(
+                    s,
+                    () -> "half-open policy " + Names.describe(policy::toString, policy) + " answered rampShare("
+                            + elapsed + ") with a failure",
+                    e);
             return null;
         }
         if (!(share > 0 && share <= 1)) {
-            endBrokenRamp(s, elapsed, null, share);
+            double bad = share;
+            endBrokenRamp(
+                    s,
+                    () -> "half-open policy " + Names.describe(policy::toString, policy) + " answered rampShare("
+                            + elapsed + ") = " + bad + ", outside (0, 1]",
+                    null);
             return null;
         }
         if (ramp.admit(share)) {
@@ -320,15 +336,15 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         return reject(RejectedPermit.RAMPING, forCall, ramp.nanos - elapsed);
     }
 
-    /** A policy whose ramp share throws or leaves (0, 1]: the ramp ends (all traffic admitted), logged once per era. */
-    private void endBrokenRamp(Snapshot s, long elapsed, Throwable failure, double share) {
+    /**
+     * A ramp that cannot go on (the policy's share throws or leaves (0, 1], or the ticker fails):
+     * it ends, every call is admitted, and the one thread whose CAS ends it logs why.
+     */
+    private void endBrokenRamp(Snapshot s, Supplier<String> why, Throwable failure) {
         if (current.compareAndSet(s, s.rampEnded())) {
             LOG.log(
                     System.Logger.Level.WARNING,
-                    () -> "breaker '" + name + "': half-open policy "
-                            + Names.describe(policy::toString, policy) + " answered rampShare(" + elapsed + ") "
-                            + (failure == null ? "= " + share + ", outside (0, 1]" : "with a failure")
-                            + "; the ramp ends and every call is admitted",
+                    () -> "breaker '" + name + "': " + why.get() + "; the ramp ends and every call is admitted",
                     failure);
         }
     }
@@ -412,8 +428,10 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         long generation = s.generation;
         do {
             long now = known ? clock.now : s.since;
-            int opens = saturatedIncrement(openingsCarried(s, now, known));
-            long cooldown = cooldownFor(opens, firstCooldownNanos);
+            int carried = openingsCarried(s, now, known);
+            int opens = saturatedIncrement(carried);
+            // a failing policy: the last good cooldown of the openings carried, else the first
+            long cooldown = cooldownFor(opens, carried > 0 ? s.cooldownNanos : firstCooldownNanos);
             Ending ending = ending(s, failure);
             if (transition(
                     s,
@@ -591,6 +609,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                                     known,
                                     fresh,
                                     s.opens,
+                                    s.cooldownNanos,
                                     rampNanos > 0 ? new Ramp(rampNanos) : null,
                                     event(s, State.CLOSED, TransitionReason.PROBES_SUCCEEDED, at)));
                 case OPEN -> transition(s, reopen(s, at, known, TransitionReason.PROBE_FAILED));
@@ -726,6 +745,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                             at,
                             known,
                             fresh,
+                            0,
                             0,
                             null,
                             event(s, State.CLOSED, TransitionReason.RESET, at)))) {

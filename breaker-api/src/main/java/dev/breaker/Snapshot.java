@@ -25,7 +25,11 @@ final class Snapshot {
      * state's time: an OPEN breaker then starts its cooldown at the first good reading.
      */
     final boolean sinceKnown;
-    /** OPEN: how long to reject, from {@code since}; HALF_OPEN: the cooldown of the opening before (a fallback for a failing policy). */
+    /**
+     * OPEN: how long to reject, from {@code since}; HALF_OPEN: the cooldown of the opening before;
+     * CLOSED: the last cooldown of the openings it carries (0 when none). The last two are a
+     * failing policy's fallback.
+     */
     final long cooldownNanos;
     /**
      * Consecutive openings (SPEC rule 14): while OPEN or HALF_OPEN, the count that chose the
@@ -88,8 +92,9 @@ final class Snapshot {
     /**
      * A CLOSED era with a fresh window.
      *
-     * @param opens the consecutive openings it begins with (0 after a reset)
-     * @param ramp  its ramp-up, or null for none
+     * @param opens        the consecutive openings it begins with (0 after a reset)
+     * @param lastCooldown the cooldown of the last of them (0 when none)
+     * @param ramp         its ramp-up, or null for none
      */
     static Snapshot closed(
             DefaultCircuitBreaker breaker,
@@ -98,6 +103,7 @@ final class Snapshot {
             boolean sinceKnown,
             Window fresh,
             int opens,
+            long lastCooldown,
             Ramp ramp,
             StateTransition cause) {
         return new Snapshot(
@@ -105,7 +111,7 @@ final class Snapshot {
                 generation,
                 since,
                 sinceKnown,
-                0,
+                lastCooldown,
                 opens,
                 0,
                 0,

@@ -156,25 +156,32 @@ public final class Settings {
      */
     public double rate(String key, double fallback) {
         String text = values.get(key);
-        double value;
-        if (text == null) {
-            value = fallback;
-        } else {
-            String trimmed = clean(key, text);
-            if (trimmed.endsWith("%")) {
-                value = number(
-                                key,
-                                text,
-                                trimmed.substring(0, trimmed.length() - 1).trim())
-                        / 100.0;
-            } else {
-                value = number(key, text, trimmed);
-            }
-        }
+        double value = share(key, fallback);
         if (!(value > 0.0 && value <= 1.0)) {
             throw fail(key + " must be in (0, 1], was " + (text != null ? text : value));
         }
         return value;
+    }
+
+    /**
+     * Reads a share written as a number ({@code 0.2}) or a percentage ({@code 20%}), without a
+     * range: the caller's builder checks it and names the range (a jitter may be 0, a rate not).
+     *
+     * @param key      the key
+     * @param fallback the value when the key is absent
+     * @return the value, finite
+     * @throws IllegalArgumentException when the value is neither a number nor a percentage
+     */
+    public double share(String key, double fallback) {
+        String text = values.get(key);
+        if (text == null) {
+            return fallback;
+        }
+        String trimmed = clean(key, text);
+        if (trimmed.endsWith("%")) {
+            return number(key, text, trimmed.substring(0, trimmed.length() - 1).trim()) / 100.0;
+        }
+        return number(key, text, trimmed);
     }
 
     /**

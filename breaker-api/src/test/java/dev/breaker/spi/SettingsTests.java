@@ -149,7 +149,24 @@ class SettingsTests {
         assertEquals(2.5, s.doubleValue("factor", 2.5));
         assertEquals(Duration.ofSeconds(7), s.duration("length", Duration.ofSeconds(7)));
         assertEquals(0.25, s.rate("rate", 0.25));
+        assertEquals(0.0, s.share("rate", 0.0));
         assertEquals(9, s.intValue("absent", 9, 1));
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {"20%|0.2", "0.2|0.2", "0|0.0", "0%|0.0", "150%|1.5", "-5%|-0.05"})
+    void sharesAsNumbersOrPercentagesWithoutARange(String text, double expected) {
+        assertEquals(expected, of("jitter", text).share("jitter", 0.5), 1e-15);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"half", "%", "0.2%%", "NaN"})
+    void otherSharesAreRefusedByName(String text) {
+        assertEquals(
+                "window 'w': jitter must be a number such as 0.5, was '" + text + "'",
+                refused(() -> of("jitter", text).share("jitter", 0.5)));
     }
 
     @ParameterizedTest

@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -42,7 +41,6 @@ class ExponentialAttackTests {
      * 1.727999999 s; 100 ns x 1.15 is 115 ns, the policy answers 114. One nanosecond short of
      * rule 14's formula (rounding to the nearest nanosecond would be exact for these).
      */
-    @Disabled("defect: cooldowns with a decimal multiplier are truncated 1 ns below the formula, not exact")
     @ParameterizedTest(name = "{0} ns x {1}^({2}-1) = {3} ns")
     @CsvSource({
         "1000000000, 1.2, 4, 1728000000",
@@ -65,8 +63,6 @@ class ExponentialAttackTests {
      * exponential provider reads rampFrom (a share in (0, 1]) and jitter (a fraction) as plain
      * numbers only, so "rampFrom: 10%" in a config file is refused.
      */
-    @Disabled("defect: the provider refuses rampFrom and jitter written as percentages (10%), which the README"
-            + " promises for such values")
     @Test
     void sharesWrittenAsPercentagesAreRead() {
         HalfOpenPolicy byPercent =

@@ -131,8 +131,8 @@ public final class Exponential implements HalfOpenPolicy {
     }
 
     /**
-     * The cooldown before jitter: {@code min(initial * multiplier^(k-1), max)}, exact in whole
-     * nanoseconds while below the cap (no floating point when the multiplier is 1).
+     * The cooldown before jitter: {@code min(initial * multiplier^(k-1), max)}, to the nearest
+     * whole nanosecond below the cap (no floating point when the multiplier is 1).
      *
      * @param consecutiveOpens at least 1
      * @return nanoseconds
@@ -143,7 +143,7 @@ public final class Exponential implements HalfOpenPolicy {
             return Math.min(initialNanos, maxNanos);
         }
         double w = initialNanos * Math.pow(multiplier, k - 1);
-        return w >= maxNanos ? maxNanos : (long) w;
+        return w >= maxNanos ? maxNanos : Math.round(w); // the nearest nanosecond: 1 s x 1.2^3 is 1.728 s
     }
 
     @Override

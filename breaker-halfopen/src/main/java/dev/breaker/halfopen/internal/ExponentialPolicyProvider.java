@@ -31,11 +31,11 @@ public final class ExponentialPolicyProvider implements HalfOpenPolicyProvider {
             ExponentialPolicy.Builder b = ExponentialPolicy.builder()
                     .initial(s.duration("initial", ExponentialPolicy.DEFAULT_INITIAL))
                     .multiplier(s.doubleValue("multiplier", ExponentialPolicy.DEFAULT_MULTIPLIER))
-                    .jitter(s.doubleValue("jitter", 0))
+                    .jitter(s.share("jitter", 0))
                     .calmPeriod(s.duration("calmPeriod", java.time.Duration.ZERO))
                     .probes(s.intValue("probes", 1, 1))
                     .rampUp(s.duration("rampUp", java.time.Duration.ZERO))
-                    .rampFrom(s.doubleValue("rampFrom", ExponentialPolicy.DEFAULT_RAMP_FROM));
+                    .rampFrom(s.share("rampFrom", ExponentialPolicy.DEFAULT_RAMP_FROM));
             if (s.has("max")) {
                 b.max(s.duration("max", ExponentialPolicy.DEFAULT_MAX));
             }
