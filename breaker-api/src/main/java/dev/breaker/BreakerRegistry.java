@@ -1,0 +1,252 @@
+package dev.breaker;
+
+import dev.breaker.internal.Names;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * One breaker per name, made on first use: a service with many dependencies (or one breaker per
+ * host) asks the registry instead of keeping its own map.
+ *
+ * <pre>{@code
+ * BreakerRegistry registry = BreakerRegistry.builder()
+ *     .defaults(CircuitBreakerConfig.builder().window(Windows.consecutiveFailures(5)).build())
+ *     .config("payments", paymentsConfig)
+ *     .listener(event -> log(event))          // every breaker, also those made later
+ *     .build();
+ * CircuitBreaker payments = registry.breaker("payments");
+ * }</pre>
+ *
+ * <p><b>Concurrency.</b> The breakers live in a {@link ConcurrentHashMap}. Asking for an existing
+ * name is one lock-free read. A new name is made outside any lock (the window factory is the
+ * user's code) and published with {@code putIfAbsent}: two threads that race to make the same
+ * name may both build one, but only the first published is ever returned, to either of them, or
+ * announced to watchers. The losing one was never used and is simply dropped.
+ *
+ * <p><b>Watchers</b> ({@link #watch}) hear of every breaker added and removed, for example a
+ * metrics binder. A watcher is told of the breakers that exist when it starts watching, then of
+ * every change; a breaker made while the watcher is being added may be announced to it twice,
+ * so a watcher must treat a second {@code added} of the same breaker as a no-op.
+ */
+public final class BreakerRegistry {
+
+    /** Told when the registry adds or removes a breaker; runs on the thread that caused it. */
+    public interface Watcher {
+        /**
+         * A breaker was made (or existed when watching began).
+         *
+         * @param breaker the breaker
+         */
+        void added(CircuitBreaker breaker);
+
+        /**
+         * A breaker was removed; whoever still holds it may go on using it.
+         *
+         * @param breaker the breaker
+         */
+        void removed(CircuitBreaker breaker);
+    }
+
+    private final CircuitBreakerConfig defaults;
+    private final Map<String, CircuitBreakerConfig> configs;
+    private final List<BreakerListener> listeners;
+    private final Ticker ticker;
+    private final ConcurrentHashMap<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
+    private final CopyOnWriteArrayList<Watcher> watchers = new CopyOnWriteArrayList<>();
+
+    private BreakerRegistry(Builder b) {
+        this.defaults = b.defaults;
+        this.configs = Map.copyOf(b.configs);
+        this.listeners = List.copyOf(b.listeners);
+        this.ticker = b.ticker;
+    }
+
+    /**
+     * Starts a registry: defaults from {@link CircuitBreakerConfig#defaults()}, no named configs,
+     * no listeners, the system ticker.
+     *
+     * @return a builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The breaker of this name, made on first use from its own config or the defaults; the same
+     * breaker for the same name until it is removed.
+     *
+     * @param name not null, not blank
+     * @return the breaker
+     * @throws NullPointerException     when name is null
+     * @throws IllegalArgumentException when name is blank
+     */
+    public CircuitBreaker breaker(String name) {
+        if (name != null) {
+            CircuitBreaker existing = breakers.get(name); // a name in the map was checked when it was made
+            if (existing != null) {
+                return existing;
+            }
+        }
+        CircuitBreaker made = make(checked(name));
+        CircuitBreaker raced = breakers.putIfAbsent(name, made);
+        if (raced != null) {
+            return raced;
+        }
+        for (Watcher w : watchers) {
+            w.added(made);
+        }
+        return made;
+    }
+
+    private CircuitBreaker make(String name) {
+        CircuitBreakerBuilder b = CircuitBreaker.builder(name, configFor(name)).ticker(ticker);
+        for (BreakerListener l : listeners) {
+            b.listener(l);
+        }
+        return b.build();
+    }
+
+    /**
+     * The config a breaker of this name is (or would be) made from.
+     *
+     * @param name not null, not blank
+     * @return its own config, or the defaults
+     */
+    public CircuitBreakerConfig configFor(String name) {
+        return configs.getOrDefault(checked(name), defaults);
+    }
+
+    /**
+     * The breaker of this name if it exists; never makes one.
+     *
+     * @param name not null, not blank
+     * @return the breaker, or empty
+     */
+    public Optional<CircuitBreaker> find(String name) {
+        return Optional.ofNullable(breakers.get(checked(name)));
+    }
+
+    /**
+     * The breakers that exist now, in no particular order; a copy.
+     *
+     * @return the breakers
+     */
+    public Collection<CircuitBreaker> breakers() {
+        return List.copyOf(breakers.values());
+    }
+
+    /**
+     * Removes the breaker of this name. Whoever still holds it may go on using it; the registry
+     * makes a new one the next time the name is asked for.
+     *
+     * @param name not null, not blank
+     * @return whether there was one
+     */
+    public boolean remove(String name) {
+        CircuitBreaker removed = breakers.remove(checked(name));
+        if (removed == null) {
+            return false;
+        }
+        for (Watcher w : watchers) {
+            w.removed(removed);
+        }
+        return true;
+    }
+
+    /**
+     * Starts telling {@code watcher} of every breaker added and removed, first of those that
+     * exist now (see the class's note on a breaker announced twice).
+     *
+     * @param watcher not null
+     * @return closing it stops the telling
+     */
+    public AutoCloseable watch(Watcher watcher) {
+        Objects.requireNonNull(watcher, "watcher");
+        watchers.add(watcher);
+        for (CircuitBreaker b : breakers.values()) {
+            watcher.added(b);
+        }
+        return () -> watchers.remove(watcher);
+    }
+
+    private static String checked(String name) {
+        return Names.check("name", name);
+    }
+
+    @Override
+    public String toString() {
+        return "BreakerRegistry[" + breakers.size() + " breakers, " + configs.size() + " named configs]";
+    }
+
+    /** Builds a registry; every setter checks its argument at once. */
+    public static final class Builder {
+
+        private CircuitBreakerConfig defaults = CircuitBreakerConfig.defaults();
+        private final Map<String, CircuitBreakerConfig> configs = new HashMap<>();
+        private final List<BreakerListener> listeners = new ArrayList<>();
+        private Ticker ticker = Ticker.system();
+
+        private Builder() {}
+
+        /**
+         * The config of every name without its own.
+         *
+         * @param defaults not null
+         * @return this builder
+         */
+        public Builder defaults(CircuitBreakerConfig defaults) {
+            this.defaults = Objects.requireNonNull(defaults, "defaults");
+            return this;
+        }
+
+        /**
+         * The config of one name.
+         *
+         * @param name   not null, not blank
+         * @param config not null
+         * @return this builder
+         */
+        public Builder config(String name, CircuitBreakerConfig config) {
+            configs.put(checked(name), Objects.requireNonNull(config, "config"));
+            return this;
+        }
+
+        /**
+         * A listener of every breaker's events, also of breakers made later.
+         *
+         * @param listener not null
+         * @return this builder
+         */
+        public Builder listener(BreakerListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
+         * The ticker every breaker reads.
+         *
+         * @param ticker not null
+         * @return this builder
+         */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker, "ticker");
+            return this;
+        }
+
+        /**
+         * Makes the registry.
+         *
+         * @return the registry, empty
+         */
+        public BreakerRegistry build() {
+            return new BreakerRegistry(this);
+        }
+    }
+}

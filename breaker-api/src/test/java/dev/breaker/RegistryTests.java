@@ -1,0 +1,197 @@
+package dev.breaker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** {@link BreakerRegistry}: one breaker per name, its config, its listeners, watchers, removal, bad names. */
+class RegistryTests {
+
+    private final FakeTicker ticker = new FakeTicker();
+    private final CircuitBreakerConfig defaults = CircuitBreakerConfig.builder()
+            .window(Windows.consecutiveFailures(2))
+            .cooldown(Duration.ofSeconds(5))
+            .build();
+    private final CircuitBreakerConfig payments = CircuitBreakerConfig.builder()
+            .window(Windows.consecutiveFailures(1))
+            .cooldown(Duration.ofSeconds(30))
+            .probes(3)
+            .build();
+
+    private BreakerRegistry registry(BreakerListener... listeners) {
+        BreakerRegistry.Builder b = BreakerRegistry.builder()
+                .defaults(defaults)
+                .config("payments", payments)
+                .ticker(ticker);
+        for (BreakerListener l : listeners) {
+            b.listener(l);
+        }
+        return b.build();
+    }
+
+    @Test
+    void oneBreakerPerNameMadeFromItsConfigOrTheDefaults() {
+        BreakerRegistry r = registry();
+        CircuitBreaker p = r.breaker("payments");
+        assertSame(p, r.breaker("payments"));
+        assertEquals("payments", p.name());
+        assertEquals(payments, p.config());
+        CircuitBreaker other = r.breaker("inventory");
+        assertEquals(defaults, other.config());
+        assertEquals(defaults, r.configFor("anything"));
+        assertEquals(payments, r.configFor("payments"));
+        assertEquals(Set.of(p, other), new HashSet<>(r.breakers()));
+        assertTrue(r.find("payments").isPresent());
+        assertFalse(r.find("never").isPresent(), "find makes nothing");
+        assertEquals(2, r.breakers().size());
+    }
+
+    @Test
+    void breakersReadTheRegistrysTicker() {
+        BreakerRegistry r = registry();
+        CircuitBreaker p = r.breaker("payments");
+        p.tryAcquire().onFailure(0, new IllegalStateException("down"));
+        assertEquals(State.OPEN, p.state());
+        ticker.advance(Duration.ofSeconds(30).toNanos() - 1);
+        assertFalse(p.tryAcquire().granted());
+        ticker.advance(1);
+        assertTrue(p.tryAcquire().isProbe());
+    }
+
+    @Test
+    void registryListenersHearEveryBreakerAlsoThoseMadeLater() {
+        List<String> heard = Collections.synchronizedList(new ArrayList<>());
+        BreakerRegistry r = registry(e -> heard.add(((StateTransition) e).breakerName()));
+        r.breaker("payments").tryAcquire().onFailure(0, null);
+        CircuitBreaker later = r.breaker("later");
+        later.tryAcquire().onFailure(0, null);
+        later.tryAcquire().onFailure(0, null);
+        assertEquals(List.of("payments", "later"), heard);
+    }
+
+    @Test
+    void removedBreakersKeepWorkingForTheirHoldersAndTheNameGetsANewOne() {
+        BreakerRegistry r = registry();
+        CircuitBreaker old = r.breaker("payments");
+        assertTrue(r.remove("payments"));
+        assertFalse(r.remove("payments"));
+        assertFalse(r.find("payments").isPresent());
+        assertTrue(old.tryAcquire().granted(), "still works for whoever holds it");
+        CircuitBreaker fresh = r.breaker("payments");
+        assertNotSame(old, fresh);
+        assertEquals(payments, fresh.config());
+    }
+
+    @Test
+    void watchersHearOfExistingAddedAndRemovedBreakersUntilClosed() throws Exception {
+        BreakerRegistry r = registry();
+        CircuitBreaker first = r.breaker("first");
+        List<String> seen = new ArrayList<>();
+        AutoCloseable watching = r.watch(new BreakerRegistry.Watcher() {
+            @Override
+            public void added(CircuitBreaker breaker) {
+                seen.add("+" + breaker.name());
+            }
+
+            @Override
+            public void removed(CircuitBreaker breaker) {
+                seen.add("-" + breaker.name());
+            }
+        });
+        r.breaker("second");
+        r.breaker("second");
+        r.remove("first");
+        r.remove("first");
+        watching.close();
+        r.breaker("third");
+        assertEquals(List.of("+first", "+second", "-first"), seen);
+        assertEquals("first", first.name());
+    }
+
+    @Test
+    void racingThreadsGetOneBreakerPerNameAndWatchersHearOfItOnce() throws Exception {
+        int threads = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int round = 0; round < 200; round++) {
+                BreakerRegistry r = registry();
+                AtomicInteger added = new AtomicInteger();
+                r.watch(new BreakerRegistry.Watcher() {
+                    @Override
+                    public void added(CircuitBreaker breaker) {
+                        added.incrementAndGet();
+                    }
+
+                    @Override
+                    public void removed(CircuitBreaker breaker) {}
+                });
+                CyclicBarrier start = new CyclicBarrier(threads);
+                List<Future<CircuitBreaker>> got = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    got.add(pool.submit(() -> {
+                        start.await(10, TimeUnit.SECONDS);
+                        return r.breaker("contended");
+                    }));
+                }
+                Set<CircuitBreaker> distinct = Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+                for (Future<CircuitBreaker> f : got) {
+                    distinct.add(f.get(10, TimeUnit.SECONDS));
+                }
+                assertEquals(1, distinct.size(), "round " + round);
+                assertEquals(1, added.get(), "round " + round);
+                assertSame(distinct.iterator().next(), r.breaker("contended"));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void badNamesAndNullsAreRefusedByName() {
+        BreakerRegistry r = registry();
+        assertEquals(
+                "name",
+                assertThrows(NullPointerException.class, () -> r.breaker(null)).getMessage());
+        assertEquals(
+                "name must contain a visible character, was '  '",
+                assertThrows(IllegalArgumentException.class, () -> r.breaker("  "))
+                        .getMessage());
+        assertThrows(IllegalArgumentException.class, () -> r.find(""));
+        assertThrows(IllegalArgumentException.class, () -> r.remove("\n"));
+        assertThrows(IllegalArgumentException.class, () -> r.configFor(" "));
+        assertTrue(r.breakers().isEmpty(), "nothing made by a refused name");
+        BreakerRegistry.Builder b = BreakerRegistry.builder();
+        assertThrows(NullPointerException.class, () -> b.defaults(null));
+        assertThrows(NullPointerException.class, () -> b.config("x", null));
+        assertThrows(IllegalArgumentException.class, () -> b.config(" ", defaults));
+        assertThrows(NullPointerException.class, () -> b.listener(null));
+        assertThrows(NullPointerException.class, () -> b.ticker(null));
+        assertThrows(NullPointerException.class, () -> r.watch(null));
+    }
+
+    @Test
+    void aBuilderChangedAfterBuildDoesNotChangeTheRegistry() {
+        BreakerRegistry.Builder b = BreakerRegistry.builder().defaults(defaults);
+        BreakerRegistry r = b.build();
+        b.config("late", payments);
+        assertEquals(defaults, r.breaker("late").config());
+        assertEquals("BreakerRegistry[1 breakers, 0 named configs]", r.toString());
+    }
+}
