@@ -2,7 +2,11 @@ package dev.breaker;
 
 /**
  * A snapshot of a breaker's state and counters. Window figures are those of the current
- * CLOSED era, or, while OPEN or HALF_OPEN, of the era that tripped.
+ * CLOSED era, or, while OPEN or HALF_OPEN, of the era that tripped. The running totals count
+ * every call since the breaker was made, the same way for every window: each call once, as a
+ * success, a failure, ignored (released, or classified {@code IGNORED}), rejected or late, so
+ * that they add up to all calls (a second report on a permit is counted apart, in
+ * {@code duplicateReports}).
  *
  * @param state            the state
  * @param generation       the generation (incremented by every transition)
@@ -18,6 +22,11 @@ package dev.breaker;
  * @param probeSuccesses   HALF_OPEN: probes of this round that succeeded
  * @param droppedEvents    events no listener received because the backlog was full or the event
  *                         executor refused them (SPEC rule 13)
+ * @param totalSuccesses     calls that succeeded, slow ones included, since the breaker was made
+ * @param totalFailures      calls that failed (a back-off verdict included), slow ones included
+ * @param totalSlowSuccesses of the successes, those at or above the slow-call threshold
+ * @param totalSlowFailures  of the failures, those at or above the slow-call threshold
+ * @param totalIgnored       calls released without an outcome
  */
 public record BreakerMetrics(
         State state,
@@ -32,4 +41,9 @@ public record BreakerMetrics(
         long duplicateReports,
         int probesAdmitted,
         int probeSuccesses,
-        long droppedEvents) {}
+        long droppedEvents,
+        long totalSuccesses,
+        long totalFailures,
+        long totalSlowSuccesses,
+        long totalSlowFailures,
+        long totalIgnored) {}

@@ -93,6 +93,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private final LongAdder rejected = new LongAdder();
     private final LongAdder late = new LongAdder();
     private final LongAdder duplicates = new LongAdder();
+    private final Totals totals = new Totals();
 
     /** What belongs to one breaker alone, beside its config. */
     record Wiring(Ticker ticker, List<BreakerListener> listeners, Executor eventExecutor, int eventBacklog) {}
@@ -402,6 +403,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
 
     void recordClosed(long generation, Outcome outcome, long durationNanos, long endNanos, boolean endKnown) {
         if (outcome == Outcome.IGNORED) {
+            totals.ignored();
             return; // a release carries no outcome, so it is never late either
         }
         Snapshot s = current.get();
@@ -410,9 +412,9 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             return;
         }
         boolean failed = outcome == Outcome.FAILURE;
-        if (endKnown
-                ? s.window.recordAt(failed, slow(durationNanos), endNanos)
-                : s.window.record(failed, slow(durationNanos))) {
+        boolean slow = slow(durationNanos);
+        totals.record(failed, slow);
+        if (endKnown ? s.window.recordAt(failed, slow, endNanos) : s.window.record(failed, slow)) {
             trip(s);
         }
     }
@@ -547,6 +549,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                         ending.frozen(),
                         event(s, State.OPEN, TransitionReason.BACK_OFF, now)));
         if (done) {
+            totals.record(true, false); // the call failed; how long it took is not known here
             rethrow(ending.failure());
         }
         return done;
@@ -562,6 +565,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             return;
         }
         if (outcome == Outcome.IGNORED) {
+            totals.ignored();
             releaseProbe(permit.generation);
             return;
         }
@@ -579,6 +583,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             }
             if (known && now - s.since >= maxHalfOpenNanos) {
                 if (transition(s, reopen(s, now, true, TransitionReason.HALF_OPEN_TIMEOUT))) {
+                    totals.record(outcome == Outcome.FAILURE, slow(durationNanos));
                     break;
                 }
                 continue;
@@ -593,6 +598,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                     fresh = newWindow();
                 }
             } catch (Throwable t) { // no verdict can be had: give the slot back, then report the failure
+                totals.ignored();
                 releaseProbe(permit.generation);
                 rethrow(combine(failure, t));
                 return;
@@ -616,6 +622,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                 case WAIT -> current.compareAndSet(s, s.withProbes(s.admitted, successes, failures));
             };
             if (done) {
+                totals.record(outcome == Outcome.FAILURE, slow(durationNanos));
                 break;
             }
         }
@@ -762,6 +769,8 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
 
     @Override
     public BreakerMetrics metrics() {
+        long slowSuccesses = totals.slowSuccesses(); // read once: a subset read twice could exceed its total
+        long slowFailures = totals.slowFailures();
         Snapshot s = current.get();
         WindowCounts c = s.frozen != null ? s.frozen : counts(s.window);
         return new BreakerMetrics(
@@ -777,7 +786,12 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                 duplicates.sum(),
                 s.admitted,
                 s.successes,
-                events == null ? 0 : events.dropped());
+                events == null ? 0 : events.dropped(),
+                totals.successes(slowSuccesses),
+                totals.failures(slowFailures),
+                slowSuccesses,
+                slowFailures,
+                totals.ignoredCalls());
     }
 
     // ---------------------------------------------------------------- execution (see Calls)
