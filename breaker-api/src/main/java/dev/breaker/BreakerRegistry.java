@@ -30,6 +30,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * name may both build one, but only the first published is ever returned, to either of them, or
  * announced to watchers. The losing one was never used and is simply dropped.
  *
+ * <p><b>Idle eviction</b> ({@link Builder#evictIdleAfter}): per-host breakers come and go with
+ * the hosts. A sweep reads the ticker once and compares each breaker's running totals (every
+ * call it counted, {@link BreakerMetrics}) with what the previous sweep saw: a CLOSED breaker
+ * whose totals did not move for at least {@code evictIdleAfter} is removed, and watchers hear of
+ * it. Nothing is added to a call: no clock read, no write beyond the totals. Sweeps run when a
+ * new name is asked for (at most once per {@code evictIdleAfter}) and whenever
+ * {@link #evictIdle()} is called (from a scheduler of yours, say). An evicted breaker keeps
+ * working for whoever still holds it, but it is no longer the name's breaker: the registry makes
+ * a new one the next time the name is asked for. Breakers that are not CLOSED are never evicted.
+ *
  * <p><b>Watchers</b> ({@link #watch}) hear of every breaker added and removed, for example a
  * metrics binder. A watcher is told of the breakers that exist when it starts watching, then of
  * every change; a breaker made while the watcher is being added may be announced to it twice,
@@ -60,12 +70,21 @@ public final class BreakerRegistry {
     private final Ticker ticker;
     private final ConcurrentHashMap<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
     private final CopyOnWriteArrayList<Watcher> watchers = new CopyOnWriteArrayList<>();
+    /** 0 when eviction is off. */
+    private final long idleNanos;
+    /** One sweep at a time; a thread that finds one running does not wait for it. */
+    private final java.util.concurrent.locks.ReentrantLock sweeping = new java.util.concurrent.locks.ReentrantLock();
+    // guarded by sweeping
+    private final Map<CircuitBreaker, long[]> seen = new java.util.IdentityHashMap<>();
+    private long lastSweep;
+    private boolean swept;
 
     private BreakerRegistry(Builder b) {
         this.defaults = b.defaults;
         this.configs = Map.copyOf(b.configs);
         this.listeners = List.copyOf(b.listeners);
         this.ticker = b.ticker;
+        this.idleNanos = b.idleNanos;
     }
 
     /**
@@ -102,7 +121,65 @@ public final class BreakerRegistry {
         for (Watcher w : watchers) {
             w.added(made);
         }
+        if (idleNanos > 0) {
+            sweep(false);
+        }
         return made;
+    }
+
+    /**
+     * Sweeps now for idle breakers (see the class's note): removes each CLOSED breaker whose
+     * running totals have not moved for at least {@code evictIdleAfter}. Does nothing when
+     * eviction is off, or while another thread sweeps.
+     *
+     * @return how many breakers it removed
+     */
+    public int evictIdle() {
+        return idleNanos > 0 ? sweep(true) : 0;
+    }
+
+    private int sweep(boolean asked) {
+        if (!sweeping.tryLock()) {
+            return 0;
+        }
+        try {
+            long now;
+            try {
+                now = ticker.read();
+            } catch (RuntimeException e) {
+                if (asked) {
+                    throw e;
+                }
+                return 0; // the caller asked for a breaker and got it: a broken ticker only skips this sweep
+            }
+            if (!asked && swept && now - lastSweep < idleNanos) {
+                return 0;
+            }
+            swept = true;
+            lastSweep = now;
+            int evicted = 0;
+            java.util.Set<CircuitBreaker> present =
+                    java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            for (Map.Entry<String, CircuitBreaker> e : breakers.entrySet()) {
+                CircuitBreaker b = e.getValue();
+                present.add(b);
+                long activity = ((DefaultCircuitBreaker) b).activity();
+                long[] last = seen.get(b);
+                if (last == null || last[0] != activity || b.state() != State.CLOSED) {
+                    seen.put(b, new long[] {activity, now}); // moving, or not CLOSED: idle from now at the earliest
+                } else if (now - last[1] >= idleNanos && breakers.remove(e.getKey(), b)) {
+                    present.remove(b);
+                    evicted++;
+                    for (Watcher w : watchers) {
+                        w.removed(b);
+                    }
+                }
+            }
+            seen.keySet().retainAll(present);
+            return evicted;
+        } finally {
+            sweeping.unlock();
+        }
     }
 
     private CircuitBreaker make(String name) {
@@ -192,8 +269,21 @@ public final class BreakerRegistry {
         private final Map<String, CircuitBreakerConfig> configs = new HashMap<>();
         private final List<BreakerListener> listeners = new ArrayList<>();
         private Ticker ticker = Ticker.system();
+        private long idleNanos;
 
         private Builder() {}
+
+        /**
+         * Removes breakers that stayed CLOSED and unused this long (see the class's note); off by
+         * default.
+         *
+         * @param idle more than zero
+         * @return this builder
+         */
+        public Builder evictIdleAfter(java.time.Duration idle) {
+            this.idleNanos = dev.breaker.internal.Durations.positive("evictIdleAfter", idle);
+            return this;
+        }
 
         /**
          * The config of every name without its own.

@@ -767,6 +767,15 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         return current.get().state;
     }
 
+    /**
+     * Every call counted so far, whatever its outcome: a number that moves while the breaker is
+     * used and stands still while it is idle (the registry's idle eviction compares it between
+     * sweeps; nothing is added to a call for it).
+     */
+    long activity() {
+        return totals.all() + rejected.sum() + late.sum();
+    }
+
     @Override
     public BreakerMetrics metrics() {
         long slowSuccesses = totals.slowSuccesses(); // read once: a subset read twice could exceed its total

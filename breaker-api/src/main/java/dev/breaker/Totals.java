@@ -40,6 +40,11 @@ final class Totals {
         return fastFailures.sum() + slow;
     }
 
+    /** @return every call counted here */
+    long all() {
+        return fastSuccesses.sum() + slowSuccesses.sum() + fastFailures.sum() + slowFailures.sum() + ignored.sum();
+    }
+
     long ignoredCalls() {
         return ignored.sum();
     }

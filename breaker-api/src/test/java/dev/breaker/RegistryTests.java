@@ -194,4 +194,116 @@ class RegistryTests {
         assertEquals(defaults, r.breaker("late").config());
         assertEquals("BreakerRegistry[1 breakers, 0 named configs]", r.toString());
     }
+
+    // ---------------------------------------------------------------- idle eviction
+
+    private BreakerRegistry evicting(List<String> seen) {
+        BreakerRegistry r = BreakerRegistry.builder()
+                .defaults(defaults)
+                .ticker(ticker)
+                .evictIdleAfter(Duration.ofNanos(100))
+                .build();
+        r.watch(new BreakerRegistry.Watcher() {
+            @Override
+            public void added(CircuitBreaker breaker) {
+                seen.add("+" + breaker.name());
+            }
+
+            @Override
+            public void removed(CircuitBreaker breaker) {
+                seen.add("-" + breaker.name());
+            }
+        });
+        return r;
+    }
+
+    @Test
+    void aClosedBreakerWhoseTotalsStoodStillForTheIdleTimeIsEvicted() {
+        List<String> seen = new ArrayList<>();
+        BreakerRegistry r = evicting(seen);
+        CircuitBreaker idle = r.breaker("idle");
+        CircuitBreaker busy = r.breaker("busy");
+        assertEquals(0, r.evictIdle(), "first sight: nothing is idle yet");
+        ticker.advance(99);
+        busy.tryAcquire().onSuccess(0);
+        assertEquals(0, r.evictIdle(), "99 ns: not yet");
+        ticker.advance(1);
+        busy.tryAcquire().release(); // a release moves the totals too
+        assertEquals(1, r.evictIdle());
+        assertEquals(List.of("+idle", "+busy", "-idle"), seen);
+        assertFalse(r.find("idle").isPresent());
+        assertTrue(r.find("busy").isPresent(), "it was used between the sweeps");
+        assertTrue(idle.tryAcquire().granted(), "an evicted breaker still works for its holder");
+        assertNotSame(idle, r.breaker("idle"), "the name gets a new breaker");
+    }
+
+    @Test
+    void onlyClosedBreakersAreEvicted() {
+        List<String> seen = new ArrayList<>();
+        BreakerRegistry r = evicting(seen);
+        CircuitBreaker open = r.breaker("open");
+        open.tryAcquire().onFailure(0, null);
+        open.tryAcquire().onFailure(0, null);
+        assertEquals(State.OPEN, open.state());
+        r.evictIdle();
+        ticker.advance(1_000);
+        assertEquals(0, r.evictIdle(), "OPEN and idle: kept");
+        CircuitBreaker isolated = r.breaker("isolated");
+        isolated.isolate();
+        r.evictIdle();
+        ticker.advance(1_000);
+        r.evictIdle();
+        assertTrue(r.find("open").isPresent());
+        assertTrue(r.find("isolated").isPresent());
+        open.reset(); // CLOSED from here; a reset counts no call
+        r.evictIdle(); // first seen CLOSED
+        ticker.advance(100);
+        assertEquals(1, r.evictIdle());
+        assertFalse(r.find("open").isPresent());
+    }
+
+    @Test
+    void askingForANewNameSweepsAtMostOncePerIdleTime() {
+        List<String> seen = new ArrayList<>();
+        BreakerRegistry r = evicting(seen);
+        r.breaker("a"); // sweeps: first sight of a
+        ticker.advance(100);
+        r.breaker("b"); // 100 ns later: the sweep finds a idle
+        assertEquals(List.of("+a", "+b", "-a"), seen, "b is announced, then the sweep its making ran removes a");
+        seen.clear();
+        r.breaker("a"); // a new a; no sweep within 100 ns of the last
+        ticker.advance(50);
+        r.breaker("c");
+        assertEquals(List.of("+a", "+c"), seen, "no sweep within the idle time");
+    }
+
+    @Test
+    void aBrokenTickerSkipsTheSweepOfANewNameButNotAnAskedOne() {
+        FlakyTicker flaky = new FlakyTicker();
+        BreakerRegistry r = BreakerRegistry.builder()
+                .ticker(flaky)
+                .evictIdleAfter(Duration.ofNanos(100))
+                .build();
+        flaky.failAfter(1, 1); // the breaker's own reading is good, the sweep's fails
+        CircuitBreaker made = r.breaker("made");
+        assertSame(made, r.breaker("made"), "made and kept despite the failed sweep");
+        flaky.failNext(1);
+        assertThrows(FlakyTicker.TickerBroke.class, r::evictIdle);
+    }
+
+    @Test
+    void withoutEvictionNothingIsEvictedAndBadIdleTimesAreRefused() {
+        BreakerRegistry r = registry();
+        r.breaker("x");
+        ticker.advance(Long.MAX_VALUE / 2);
+        assertEquals(0, r.evictIdle());
+        assertTrue(r.find("x").isPresent());
+        BreakerRegistry.Builder b = BreakerRegistry.builder();
+        assertEquals(
+                "evictIdleAfter must be > 0, was PT0S",
+                assertThrows(IllegalArgumentException.class, () -> b.evictIdleAfter(Duration.ZERO))
+                        .getMessage());
+        assertThrows(IllegalArgumentException.class, () -> b.evictIdleAfter(Duration.ofSeconds(-1)));
+        assertThrows(NullPointerException.class, () -> b.evictIdleAfter(null));
+    }
 }
