@@ -27,6 +27,10 @@ package dev.breaker;
  * @param totalSlowSuccesses of the successes, those at or above the slow-call threshold
  * @param totalSlowFailures  of the failures, those at or above the slow-call threshold
  * @param totalIgnored       calls released without an outcome
+ * @param shadowSuccesses    a shadow breaker (SPEC rule 17): calls it would have rejected that
+ *                           succeeded (counted as rejected, not in the totals above); 0 otherwise
+ * @param shadowFailures     a shadow breaker: calls it would have rejected that failed, failures
+ *                           it would have spared the dependency; 0 otherwise
  */
 public record BreakerMetrics(
         State state,
@@ -46,4 +50,6 @@ public record BreakerMetrics(
         long totalFailures,
         long totalSlowSuccesses,
         long totalSlowFailures,
-        long totalIgnored) {}
+        long totalIgnored,
+        long shadowSuccesses,
+        long shadowFailures) {}

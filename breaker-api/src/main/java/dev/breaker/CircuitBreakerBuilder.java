@@ -147,6 +147,17 @@ public final class CircuitBreakerBuilder {
     }
 
     /**
+     * Shadow mode; see {@link CircuitBreakerConfig.Builder#shadow}.
+     *
+     * @param enabled true for a shadow breaker
+     * @return this builder
+     */
+    public CircuitBreakerBuilder shadow(boolean enabled) {
+        config.shadow(enabled);
+        return this;
+    }
+
+    /**
      * The longest a dependency's "retry after" opens the breaker; see
      * {@link CircuitBreakerConfig.Builder#backOffMax}.
      *

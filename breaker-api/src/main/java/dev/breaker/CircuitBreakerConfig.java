@@ -36,6 +36,7 @@ import java.util.Optional;
  * <tr><td>{@code classifier}</td><td>{@link FailureClassifier#defaults()}</td></tr>
  * <tr><td>{@code rejectionStackTraces}</td><td>false</td></tr>
  * <tr><td>{@code trackedPermits}</td><td>false: CLOSED permits are shared, allocation-free</td></tr>
+ * <tr><td>{@code shadow}</td><td>false: a shadow breaker decides but never rejects (SPEC rule 17)</td></tr>
  * <tr><td>{@code backOffMax}</td><td>10 min: the longest a dependency's "retry after" opens the breaker</td></tr>
  * </table>
  *
@@ -67,6 +68,7 @@ public final class CircuitBreakerConfig {
     private final FailureClassifier classifier;
     private final boolean rejectionStackTraces;
     private final boolean trackedPermits;
+    private final boolean shadow;
     private final Duration backOffMax;
 
     private CircuitBreakerConfig(Builder b, HalfOpenPolicy halfOpen) {
@@ -77,6 +79,7 @@ public final class CircuitBreakerConfig {
         this.classifier = b.classifier;
         this.rejectionStackTraces = b.rejectionStackTraces;
         this.trackedPermits = b.trackedPermits;
+        this.shadow = b.shadow;
         this.backOffMax = b.backOffMax;
     }
 
@@ -174,6 +177,16 @@ public final class CircuitBreakerConfig {
     }
 
     /**
+     * Whether the breaker is a shadow (SPEC rule 17): it decides and reports like any breaker, but
+     * lets every call through, counting the ones it would have rejected apart.
+     *
+     * @return the setting
+     */
+    public boolean shadow() {
+        return shadow;
+    }
+
+    /**
      * The longest a dependency's "retry after" opens the breaker (SPEC rule 19).
      *
      * @return the cap
@@ -192,6 +205,7 @@ public final class CircuitBreakerConfig {
                 && classifier.equals(c.classifier)
                 && rejectionStackTraces == c.rejectionStackTraces
                 && trackedPermits == c.trackedPermits
+                && shadow == c.shadow
                 && backOffMax.equals(c.backOffMax);
     }
 
@@ -205,6 +219,7 @@ public final class CircuitBreakerConfig {
                 classifier,
                 rejectionStackTraces,
                 trackedPermits,
+                shadow,
                 backOffMax);
     }
 
@@ -217,6 +232,7 @@ public final class CircuitBreakerConfig {
                 + ", classifier=" + Names.describe(classifier::toString, classifier)
                 + ", rejectionStackTraces=" + rejectionStackTraces
                 + ", trackedPermits=" + trackedPermits
+                + (shadow ? ", shadow=true" : "")
                 + ", backOffMax=" + backOffMax + "]";
     }
 
@@ -243,6 +259,7 @@ public final class CircuitBreakerConfig {
         private FailureClassifier classifier = FailureClassifier.defaults();
         private boolean rejectionStackTraces;
         private boolean trackedPermits;
+        private boolean shadow;
         private Duration backOffMax = DEFAULT_BACK_OFF_MAX;
 
         private Builder() {}
@@ -260,6 +277,7 @@ public final class CircuitBreakerConfig {
             this.classifier = from.classifier;
             this.rejectionStackTraces = from.rejectionStackTraces;
             this.trackedPermits = from.trackedPermits;
+            this.shadow = from.shadow;
             this.backOffMax = from.backOffMax;
         }
 
@@ -374,6 +392,23 @@ public final class CircuitBreakerConfig {
          */
         public Builder trackedPermits(boolean enabled) {
             this.trackedPermits = enabled;
+            return this;
+        }
+
+        /**
+         * Shadow mode (SPEC rule 17; default false), for rolling a configuration out safely: the
+         * breaker makes exactly the transitions, at the same times, with the same events, as the
+         * same breaker without shadow mode, but lets through every call that breaker would reject,
+         * never throwing {@link CallNotPermittedException}, not even when isolated. Those calls
+         * count as rejected, their outcomes are not recorded in the window, and they are counted
+         * apart: {@link BreakerMetrics#shadowSuccesses()} (successes it would have rejected) and
+         * {@link BreakerMetrics#shadowFailures()} (failures it would have spared the dependency).
+         *
+         * @param enabled true for a shadow breaker
+         * @return this builder
+         */
+        public Builder shadow(boolean enabled) {
+            this.shadow = enabled;
             return this;
         }
 

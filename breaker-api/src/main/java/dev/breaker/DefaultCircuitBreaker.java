@@ -94,6 +94,11 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private final LongAdder late = new LongAdder();
     private final LongAdder duplicates = new LongAdder();
     private final Totals totals = new Totals();
+    /** Null unless a shadow breaker (SPEC rule 17): then what it hands calls it would reject. */
+    private final ShadowPermit shadowPermit;
+
+    private final LongAdder shadowSuccesses;
+    private final LongAdder shadowFailures;
 
     /** What belongs to one breaker alone, beside its config. */
     record Wiring(Ticker ticker, List<BreakerListener> listeners, Executor eventExecutor, int eventBacklog) {}
@@ -116,6 +121,10 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         this.backOffMaxNanos = config.backOffMax().toNanos();
         this.rejectionStackTraces = config.rejectionStackTraces();
         this.trackedPermits = config.trackedPermits();
+        boolean shadow = config.shadow();
+        this.shadowPermit = shadow ? new ShadowPermit(this) : null;
+        this.shadowSuccesses = shadow ? new LongAdder() : null;
+        this.shadowFailures = shadow ? new LongAdder() : null;
         this.current =
                 new AtomicReference<>(Snapshot.closed(this, 0, ticker.read(), true, newWindow(), 0, 0, null, null));
         this.events = wiring.listeners().isEmpty()
@@ -282,6 +291,9 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
      */
     private Object reject(RejectedPermit permit, boolean forCall, long retryAfterNanos) {
         rejected.increment();
+        if (shadowPermit != null) {
+            return shadowPermit; // rule 17: decided as a rejection, let through
+        }
         if (forCall) {
             return new CallNotPermittedException(name, permit.state, retryAfterNanos, rejectionStackTraces);
         }
@@ -555,6 +567,15 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         return done;
     }
 
+    /** The outcome of a call a shadow breaker would have rejected: counted apart, deciding nothing. */
+    void shadowOutcome(Outcome outcome) {
+        if (outcome == Outcome.SUCCESS) {
+            shadowSuccesses.increment();
+        } else if (outcome == Outcome.FAILURE) {
+            shadowFailures.increment();
+        }
+    }
+
     void duplicateReport() {
         duplicates.increment();
     }
@@ -800,7 +821,9 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                 totals.failures(slowFailures),
                 slowSuccesses,
                 slowFailures,
-                totals.ignoredCalls());
+                totals.ignoredCalls(),
+                shadowSuccesses == null ? 0 : shadowSuccesses.sum(),
+                shadowFailures == null ? 0 : shadowFailures.sum());
     }
 
     // ---------------------------------------------------------------- execution (see Calls)
