@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -95,6 +96,80 @@ public final class BreakerRegistry {
      */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * Makes a registry from text properties, such as an application's {@code .properties} file;
+     * the same as {@link #fromProperties(Map)} on its string properties (its defaults included).
+     *
+     * @param properties the properties; keys outside {@code breaker.} are ignored
+     * @return the registry, empty, with the system ticker and no listeners
+     * @throws IllegalArgumentException when a key under {@code breaker.} is unknown or not
+     *                                  supported yet, or a value is bad (also a value that is not
+     *                                  a string); the message starts with the whole key
+     */
+    public static BreakerRegistry fromProperties(Properties properties) {
+        return fromProperties(ConfigProperties.strings(properties));
+    }
+
+    /**
+     * Makes a registry from text properties:
+     *
+     * <pre>
+     * breaker.defaults.window.type = consecutive
+     * breaker.defaults.window.threshold = 5
+     * breaker.defaults.cooldown = 30s
+     * breaker.instances.payments.window.threshold = 2
+     * breaker.instances.payments.eu.probes = 3
+     * </pre>
+     *
+     * <ul>
+     * <li>{@code breaker.defaults.<key>} make the defaults, starting from
+     *     {@link CircuitBreakerConfig#defaults()};
+     * <li>{@code breaker.instances.<name>.<key>} make the config of {@code <name>}, starting from
+     *     the defaults: it inherits every setting it does not give;
+     * <li>{@code breaker.registry.max-open-share} and {@code breaker.registry.evict-idle-after}
+     *     are errors saying they are not supported yet.
+     * </ul>
+     * The {@code <key>}s, their spellings and values are those of
+     * {@link CircuitBreakerConfig#fromProperties(Map, String, CircuitBreakerConfig)}. Keys outside
+     * {@code breaker.} are not the registry's and are ignored; any other key under it is an
+     * error that lists the valid keys.
+     *
+     * <p><b>Inheritance of plugins.</b> An instance that gives {@code window.type} other than the
+     * defaults' window does not inherit the defaults' window settings (they belong to another
+     * window); one that gives the same type, or only some {@code window.<setting>} keys, inherits
+     * the defaults' type and every window setting it does not give. The same holds for
+     * {@code half-open.*} and {@code classifier.*}. The defaults' {@code cooldown} and
+     * {@code probes} are the settings of the fixed policy: an instance whose
+     * {@code half-open.type} is another policy gets that policy, and the defaults' shorthand is
+     * not an error there (the instance's policy wins). An instance's own {@code cooldown} or
+     * {@code probes} change the defaults' policy when it is the fixed one, and are an error
+     * naming both keys when it is not.
+     *
+     * <p><b>Names with dots.</b> An instance's name may contain dots ({@code payments.eu}): its key
+     * is found from the right, first as {@code <group>.<setting>} (the segment before last being
+     * {@code window}, {@code half-open} or {@code classifier}), then as a single setting
+     * ({@code cooldown}), and the name is what comes before. The one ambiguity: an instance whose
+     * name ends in {@code .window}, {@code .half-open} or {@code .classifier} cannot be given a
+     * single setting, since {@code breaker.instances.a.window.probes} is instance {@code a}'s
+     * window setting {@code probes} (which the window then refuses, by key).
+     *
+     * <p><b>Errors.</b> Every error is an {@link IllegalArgumentException} whose message starts
+     * with the whole key and names the value; a window or policy name that no module provides gives
+     * the message of {@link Windows#named} or {@link HalfOpenPolicies#named}, which lists what is
+     * available. Every key is parsed first (in key order: unknown keys, keys not supported yet,
+     * one setting in two spellings), then the defaults' values are read, then each instance's in
+     * name order; the first error is thrown, and nothing is built when any key is bad.
+     *
+     * @param properties the properties; null keys are ignored, a null value under {@code breaker.}
+     *                   is an error
+     * @return the registry, empty, with the system ticker and no listeners
+     * @throws IllegalArgumentException when a key under {@code breaker.} is unknown or not
+     *                                  supported yet, or a value is bad
+     */
+    public static BreakerRegistry fromProperties(Map<String, String> properties) {
+        return ConfigProperties.registry(properties).build();
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.breaker.internal.Names;
 import dev.breaker.spi.HalfOpenPolicy;
 import dev.breaker.spi.WindowFactory;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -39,6 +40,10 @@ import java.util.Optional;
  * <tr><td>{@code shadow}</td><td>false: a shadow breaker decides but never rejects (SPEC rule 17)</td></tr>
  * <tr><td>{@code backOffMax}</td><td>10 min: the longest a dependency's "retry after" opens the breaker</td></tr>
  * </table>
+ *
+ * <p>{@link #fromProperties(Map, String)} reads one from text properties
+ * ({@code breaker.defaults.cooldown = 30s}); {@link BreakerRegistry#fromProperties(Map)} reads a
+ * registry's defaults and named configs.
  *
  * <p>Equality compares every setting; windows, policies and classifiers by their own
  * {@code equals}, so the built-in ones (values) compare by value and a lambda or any plugin
@@ -110,6 +115,83 @@ public final class CircuitBreakerConfig {
     public static Builder builder(CircuitBreakerConfig from) {
         Objects.requireNonNull(from, "from");
         return new Builder(from);
+    }
+
+    /**
+     * Reads a config from text properties, starting from {@link #defaults()}: every key under
+     * {@code prefix + "."} is a setting of this config; other keys are ignored (they belong to
+     * the rest of the application). The same as {@code fromProperties(properties, prefix,
+     * defaults())}; see {@link #fromProperties(Map, String, CircuitBreakerConfig)} for the keys.
+     *
+     * <pre>
+     * breaker.defaults.window.type = consecutive
+     * breaker.defaults.window.threshold = 3
+     * breaker.defaults.cooldown = 30s
+     * breaker.defaults.slow-call-threshold = 2s
+     * </pre>
+     *
+     * @param properties the properties
+     * @param prefix     such as {@code breaker.defaults}, with or without its final dot; empty: every
+     *                   key is a setting
+     * @return the config
+     * @throws IllegalArgumentException when a key under the prefix is unknown or not supported yet,
+     *                                  or a value is bad; the message starts with the whole key and
+     *                                  names the value
+     */
+    public static CircuitBreakerConfig fromProperties(Map<String, String> properties, String prefix) {
+        return fromProperties(properties, prefix, DEFAULTS);
+    }
+
+    /**
+     * Reads a config from text properties, starting from {@code base}: a setting not given keeps
+     * the base's value. Every key under {@code prefix + "."} is a setting of this config; other
+     * keys are ignored. {@link BreakerRegistry#fromProperties(Map)} reads a registry's defaults and
+     * named instances.
+     *
+     * <p>The keys, each in kebab-case or camelCase ({@code slow-call-threshold} or
+     * {@code slowCallThreshold}, {@code half-open.type} or {@code halfOpen.type},
+     * {@code window.minimum-calls} or {@code window.minimumCalls}); one setting given in both
+     * spellings is an error naming both keys:
+     * <ul>
+     * <li>{@code window.type}: a window's name ({@code consecutive} is built in; {@code count} and
+     *     {@code time} come with their modules), and {@code window.<setting>}: its settings, as
+     *     {@link Windows#named} takes them;
+     * <li>{@code half-open.type} and {@code half-open.<setting>}: a half-open policy, as
+     *     {@link HalfOpenPolicies#named} takes it ({@code fixed} is built in, {@code exponential}
+     *     comes with {@code breaker-halfopen});
+     * <li>{@code cooldown} and {@code probes}: the fixed policy's shorthand, as
+     *     {@link Builder#cooldown} and {@link Builder#probes}; together with a {@code half-open.*}
+     *     key they are an error naming both keys, and so they are when the base's policy is not
+     *     the fixed one;
+     * <li>{@code classifier.type} and {@code classifier.<setting>}: a failure classifier, as
+     *     {@link FailureClassifier#named} takes it ({@code default} is built in);
+     * <li>{@code slow-call-threshold}, {@code max-half-open-duration}, {@code back-off-max}:
+     *     durations;
+     * <li>{@code rejection-stack-traces}, {@code tracked-permits}: {@code true} or {@code false}.
+     * </ul>
+     * {@code shadow} is an error saying it is not supported yet. Values take the forms of
+     * {@link dev.breaker.spi.Settings}: durations ISO-8601 ({@code PT30S}) or {@code 500ms},
+     * {@code 30s}, {@code 5m}, {@code 1h}; rates {@code 0.5} or {@code 50%}; integers.
+     *
+     * <p>A {@code window.type} other than the base window's starts from that window's defaults; a
+     * {@code window.<setting>} without {@code window.type} changes the base's window, which must
+     * therefore be one whose settings can be read back: the built-in consecutive window (the
+     * default). The same holds for {@code half-open.*} (the fixed policy) and
+     * {@code classifier.*} (the default classifier).
+     *
+     * @param properties the properties; null keys are ignored, a null value under the prefix is
+     *                   an error
+     * @param prefix     such as {@code breaker.defaults}, with or without its final dot; empty:
+     *                   every key is a setting
+     * @param base       the config to start from
+     * @return the config
+     * @throws IllegalArgumentException when a key under the prefix is unknown or not supported yet,
+     *                                  or a value is bad; the message starts with the whole key
+     *                                  and names the value
+     */
+    public static CircuitBreakerConfig fromProperties(
+            Map<String, String> properties, String prefix, CircuitBreakerConfig base) {
+        return ConfigProperties.config(properties, prefix, base);
     }
 
     /**

@@ -32,6 +32,17 @@ public final class ConsecutiveWindow implements Window {
         return new Factory(threshold);
     }
 
+    /**
+     * The threshold of a factory made by {@link #factory}, so that a config can be read back
+     * into settings (configuration from properties inherits it).
+     *
+     * @param factory any window factory
+     * @return its threshold, or 0 when it is not this window's
+     */
+    public static int thresholdOf(WindowFactory factory) {
+        return factory instanceof Factory f ? f.threshold() : 0;
+    }
+
     @Override
     public boolean record(boolean failure, boolean slow) {
         return streak.record(failure);
