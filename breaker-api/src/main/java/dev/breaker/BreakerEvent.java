@@ -26,7 +26,7 @@ package dev.breaker;
  * <p>New kinds of event may be added in later releases (before 1.0), so a Java 21 {@code switch}
  * that must keep compiling should have a {@code default} branch.
  */
-public sealed interface BreakerEvent permits StateTransition, LateResult {
+public sealed interface BreakerEvent permits StateTransition, LateResult, TripSuppressed {
 
     /**
      * The breaker this event is about.

@@ -73,6 +73,8 @@ public final class BreakerRegistry {
     private final CopyOnWriteArrayList<Watcher> watchers = new CopyOnWriteArrayList<>();
     /** 0 when eviction is off. */
     private final long idleNanos;
+    /** The open-share cap (SPEC rule 18), or null when off. */
+    private final OpenShare cap;
     /** One sweep at a time; a thread that finds one running does not wait for it. */
     private final java.util.concurrent.locks.ReentrantLock sweeping = new java.util.concurrent.locks.ReentrantLock();
     // guarded by sweeping
@@ -86,6 +88,7 @@ public final class BreakerRegistry {
         this.listeners = List.copyOf(b.listeners);
         this.ticker = b.ticker;
         this.idleNanos = b.idleNanos;
+        this.cap = b.maxOpenShare > 0 ? new OpenShare(b.maxOpenShare) : null;
     }
 
     /**
@@ -189,8 +192,15 @@ public final class BreakerRegistry {
             }
         }
         CircuitBreaker made = make(checked(name));
+        boolean capped = cap != null && !made.config().shadow(); // shadow breakers are outside the cap
+        if (capped) {
+            ((DefaultCircuitBreaker) made).joinCap(cap); // before anyone can use it
+        }
         CircuitBreaker raced = breakers.putIfAbsent(name, made);
         if (raced != null) {
+            if (capped) {
+                ((DefaultCircuitBreaker) made).leaveCap(); // never used: it leaves as it came
+            }
             return raced;
         }
         for (Watcher w : watchers) {
@@ -243,6 +253,7 @@ public final class BreakerRegistry {
                 if (last == null || last[0] != activity || b.state() != State.CLOSED) {
                     seen.put(b, new long[] {activity, now}); // moving, or not CLOSED: idle from now at the earliest
                 } else if (now - last[1] >= idleNanos && breakers.remove(e.getKey(), b)) {
+                    ((DefaultCircuitBreaker) b).leaveCap();
                     present.remove(b);
                     evicted++;
                     for (Watcher w : watchers) {
@@ -306,6 +317,7 @@ public final class BreakerRegistry {
         if (removed == null) {
             return false;
         }
+        ((DefaultCircuitBreaker) removed).leaveCap(); // rule 18: removal gives its place back
         for (Watcher w : watchers) {
             w.removed(removed);
         }
@@ -345,8 +357,30 @@ public final class BreakerRegistry {
         private final List<BreakerListener> listeners = new ArrayList<>();
         private Ticker ticker = Ticker.system();
         private long idleNanos;
+        private double maxOpenShare;
 
         private Builder() {}
+
+        /**
+         * The open-share cap (SPEC rule 18; off by default), as Envoy caps ejected hosts: at most
+         * {@code max(1, floor(share * breakers))} of this registry's breakers may be not CLOSED
+         * because of trips at once, so that a network blip does not open every per-host breaker.
+         * A trip beyond it leaves its breaker CLOSED, its window recording, and publishes one
+         * {@link TripSuppressed} per CLOSED era; the next outcome that trips asks again. Closing,
+         * {@code reset()}, removal and eviction give places back. {@code isolate()} is never
+         * refused, and isolated breakers count. Back-off openings (rule 19) and shadow breakers
+         * (rule 17) are outside the cap.
+         *
+         * @param share in (0, 1]
+         * @return this builder
+         */
+        public Builder maxOpenShare(double share) {
+            if (!(share > 0 && share <= 1)) {
+                throw new IllegalArgumentException("maxOpenShare must be in (0, 1], was " + share);
+            }
+            this.maxOpenShare = share;
+            return this;
+        }
 
         /**
          * Removes breakers that stayed CLOSED and unused this long (see the class's note); off by

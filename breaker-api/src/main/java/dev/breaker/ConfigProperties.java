@@ -72,9 +72,6 @@ final class ConfigProperties {
             "trackedPermits",
             "shadow");
 
-    /** The registry's keys named in the API and not built yet, camelCase to kebab-case. */
-    private static final Map<String, String> REGISTRY_NOT_YET = Map.of("maxOpenShare", "max-open-share");
-
     /** The keys of one config, for messages. */
     static final String VALID_KEYS = "window.type, window.<setting>, cooldown, probes, slow-call-threshold,"
             + " max-half-open-duration, half-open.type, half-open.<setting>, back-off-max, classifier.type,"
@@ -393,7 +390,7 @@ final class ConfigProperties {
         Objects.requireNonNull(properties, "properties");
         Scope defaults = new Scope(DEFAULTS);
         Map<String, Scope> instances = new TreeMap<>();
-        Entry evictIdleAfter = null;
+        Map<String, Entry> registrySettings = new TreeMap<>();
         for (Map.Entry<String, String> e : under(properties, ROOT).entrySet()) {
             String key = e.getKey();
             Entry entry = new Entry(key, e.getValue());
@@ -423,23 +420,16 @@ final class ConfigProperties {
                         .add(configKey(split[1]), entry);
             } else if (key.startsWith(REGISTRY + ".")) {
                 String setting = camel(key.substring(REGISTRY.length() + 1));
-                if (REGISTRY_NOT_YET.containsKey(setting)) {
-                    throw new IllegalArgumentException(key + ": not supported yet: the registry's " + setting
-                            + " is not built; remove the key (value '" + entry.value() + "')");
-                }
-                if (setting.equals("evictIdleAfter")) {
-                    if (evictIdleAfter != null) {
-                        throw new IllegalArgumentException(evictIdleAfter.key() + " and " + key
-                                + " are the same setting; give it once (values '" + evictIdleAfter.value() + "' and '"
+                if (setting.equals("evictIdleAfter") || setting.equals("maxOpenShare")) {
+                    Entry before = registrySettings.putIfAbsent(setting, entry);
+                    if (before != null) {
+                        throw new IllegalArgumentException(before.key() + " and " + key
+                                + " are the same setting; give it once (values '" + before.value() + "' and '"
                                 + entry.value() + "')");
                     }
-                    evictIdleAfter = entry;
                     continue;
                 }
-                throw unknown(
-                        key,
-                        entry.value(),
-                        REGISTRY + ". takes evict-idle-after (and max-open-share, not supported yet)");
+                throw unknown(key, entry.value(), REGISTRY + ". takes evict-idle-after and max-open-share");
             } else {
                 throw unknown(
                         key,
@@ -455,10 +445,13 @@ final class ConfigProperties {
             registry.config(
                     i.getKey(), build(i.getValue(), d.origins(), d.config()).config());
         }
-        if (evictIdleAfter != null) {
-            Settings s = Settings.of(
-                    evictIdleAfter.key(), Map.of("evictIdleAfter", evictIdleAfter.value()), Set.of("evictIdleAfter"));
-            s.build(() -> registry.evictIdleAfter(s.duration("evictIdleAfter", null)));
+        for (Map.Entry<String, Entry> r : registrySettings.entrySet()) {
+            String setting = r.getKey();
+            Entry e = r.getValue();
+            Settings s = Settings.of(e.key(), Map.of(setting, e.value()), Set.of(setting));
+            s.build(() -> setting.equals("evictIdleAfter")
+                    ? registry.evictIdleAfter(s.duration(setting, null))
+                    : registry.maxOpenShare(s.rate(setting, 1)));
         }
         return registry;
     }

@@ -99,6 +99,8 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
 
     private final LongAdder shadowSuccesses;
     private final LongAdder shadowFailures;
+    /** The registry's open-share cap this breaker is under (SPEC rule 18), or null; read on rare paths only. */
+    private volatile OpenShare.Member capped;
 
     /** What belongs to one breaker alone, beside its config. */
     record Wiring(Ticker ticker, List<BreakerListener> listeners, Executor eventExecutor, int eventBacklog) {}
@@ -436,6 +438,13 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
      * unless the generation is the same (a ramp ended meanwhile): then it tries again.
      */
     private void trip(Snapshot s) {
+        OpenShare.Member cap = capped;
+        if (cap != null && !cap.tryTake()) { // rule 18: the cap is full; stay CLOSED, the window goes on
+            if (cap.firstSuppression(s.generation) && events != null) {
+                events.other(new TripSuppressed(name, s.generation, cap.taken(), cap.limit()));
+            }
+            return;
+        }
         Reading clock = Reading.of(ticker); // a broken ticker opens anyway: the first good reading starts the cooldown
         boolean known = clock.known;
         Throwable failure = clock.failure;
@@ -463,6 +472,9 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             }
             s = current.get();
         } while (s.generation == generation);
+        if (cap != null && current.get().state == State.CLOSED) {
+            cap.giveBack(); // the trip did not happen (a reset came first): its place is not needed
+        }
         rethrow(failure);
     }
 
@@ -722,10 +734,31 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         if (!current.compareAndSet(from, to)) {
             return false;
         }
+        OpenShare.Member cap = capped;
+        if (cap != null) {
+            if (to.state == State.CLOSED) {
+                cap.giveBack(); // every way back to CLOSED gives the place back (rule 18)
+            } else if (to.state == State.ISOLATED) {
+                cap.take(); // never refused, and counted
+            }
+        }
         if (ev != null) {
             ev.afterTransition();
         }
         return true;
+    }
+
+    /** Puts this breaker under a registry's open-share cap (before anyone can use it). */
+    void joinCap(OpenShare cap) {
+        capped = cap.join();
+    }
+
+    /** Takes this breaker out of its cap (removed or evicted): its place, if any, goes back. */
+    void leaveCap() {
+        OpenShare.Member cap = capped;
+        if (cap != null) {
+            cap.leave();
+        }
     }
 
     // ---------------------------------------------------------------- manual control and reading

@@ -466,24 +466,28 @@ class PropertiesConfigTests {
     @Test
     void unknownRegistryKeysSayWhatTheRegistryTakes() {
         assertEquals(
-                "breaker.registry.size: unknown key (value '3'); breaker.registry. takes evict-idle-after (and"
-                        + " max-open-share, not supported yet)",
+                "breaker.registry.size: unknown key (value '3'); breaker.registry. takes evict-idle-after and"
+                        + " max-open-share",
                 refused(props("breaker.registry.size", "3")));
     }
 
-    @ParameterizedTest
-    @CsvSource(
-            delimiter = '|',
-            quoteCharacter = '"',
-            value = {
-                "breaker.registry.max-open-share|0.5|maxOpenShare",
-                "breaker.registry.maxOpenShare|50%|maxOpenShare"
-            })
-    void registryKeysNotBuiltYetSaySo(String key, String value, String setting) {
+    @Test
+    void theOpenShareCapIsReadAsARate() {
+        BreakerRegistry r = BreakerRegistry.fromProperties(
+                props("breaker.defaults.window.threshold", "1", "breaker.registry.max-open-share", "50%"));
+        CircuitBreaker a = r.breaker("a");
+        CircuitBreaker b = r.breaker("b");
+        a.tryAcquire().onFailure(0, null);
+        b.tryAcquire().onFailure(0, null);
+        assertEquals(State.OPEN, a.state());
+        assertEquals(State.CLOSED, b.state(), "half of two");
         assertEquals(
-                key + ": not supported yet: the registry's " + setting + " is not built; remove the key (value '"
-                        + value + "')",
-                refused(props(key, value)));
+                "breaker.registry.maxOpenShare: maxOpenShare must be in (0, 1], was 0",
+                refused(props("breaker.registry.maxOpenShare", "0")));
+        assertEquals(
+                "breaker.registry.max-open-share and breaker.registry.maxOpenShare are the same setting; give it once"
+                        + " (values '0.5' and '0.25')",
+                refused(props("breaker.registry.max-open-share", "0.5", "breaker.registry.maxOpenShare", "0.25")));
     }
 
     @Test
