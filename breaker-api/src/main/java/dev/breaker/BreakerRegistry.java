@@ -107,8 +107,8 @@ public final class BreakerRegistry {
      *
      * @param properties the properties; keys outside {@code breaker.} are ignored
      * @return the registry, empty, with the system ticker and no listeners
-     * @throws IllegalArgumentException when a key under {@code breaker.} is unknown or not
-     *                                  supported yet, or a value is bad (also a value that is not
+     * @throws IllegalArgumentException when a key under {@code breaker.} is unknown, or a
+     *                                  value is bad (also a value that is not
      *                                  a string); the message starts with the whole key
      */
     public static BreakerRegistry fromProperties(Properties properties) {
@@ -131,8 +131,8 @@ public final class BreakerRegistry {
      *     {@link CircuitBreakerConfig#defaults()};
      * <li>{@code breaker.instances.<name>.<key>} make the config of {@code <name>}, starting from
      *     the defaults: it inherits every setting it does not give;
-     * <li>{@code breaker.registry.max-open-share} and {@code breaker.registry.evict-idle-after}
-     *     are errors saying they are not supported yet.
+     * <li>{@code breaker.registry.max-open-share} (a rate: {@link Builder#maxOpenShare}) and
+     *     {@code breaker.registry.evict-idle-after} (a duration: {@link Builder#evictIdleAfter}).
      * </ul>
      * The {@code <key>}s, their spellings and values are those of
      * {@link CircuitBreakerConfig#fromProperties(Map, String, CircuitBreakerConfig)}. Keys outside
@@ -161,18 +161,30 @@ public final class BreakerRegistry {
      * <p><b>Errors.</b> Every error is an {@link IllegalArgumentException} whose message starts
      * with the whole key and names the value; a window or policy name that no module provides gives
      * the message of {@link Windows#named} or {@link HalfOpenPolicies#named}, which lists what is
-     * available. Every key is parsed first (in key order: unknown keys, keys not supported yet,
+     * available. Every key is parsed first (in key order: unknown keys,
      * one setting in two spellings), then the defaults' values are read, then each instance's in
      * name order; the first error is thrown, and nothing is built when any key is bad.
      *
      * @param properties the properties; null keys are ignored, a null value under {@code breaker.}
      *                   is an error
      * @return the registry, empty, with the system ticker and no listeners
-     * @throws IllegalArgumentException when a key under {@code breaker.} is unknown or not
-     *                                  supported yet, or a value is bad
+     * @throws IllegalArgumentException when a key under {@code breaker.} is unknown, or a
+     *                                  value is bad
      */
     public static BreakerRegistry fromProperties(Map<String, String> properties) {
         return ConfigProperties.registry(properties).build();
+    }
+
+    /**
+     * A builder set up from text properties as {@link #fromProperties(Map)} reads them, to add
+     * what properties cannot say: listeners, a ticker.
+     *
+     * @param properties the properties; keys outside {@code breaker.} are ignored
+     * @return the builder
+     * @throws IllegalArgumentException as {@link #fromProperties(Map)}
+     */
+    public static Builder builder(Map<String, String> properties) {
+        return ConfigProperties.registry(properties);
     }
 
     /**

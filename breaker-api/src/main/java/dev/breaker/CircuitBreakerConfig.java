@@ -134,7 +134,7 @@ public final class CircuitBreakerConfig {
      * @param prefix     such as {@code breaker.defaults}, with or without its final dot; empty: every
      *                   key is a setting
      * @return the config
-     * @throws IllegalArgumentException when a key under the prefix is unknown or not supported yet,
+     * @throws IllegalArgumentException when a key under the prefix is unknown,
      *                                  or a value is bad; the message starts with the whole key and
      *                                  names the value
      */
@@ -167,9 +167,10 @@ public final class CircuitBreakerConfig {
      *     {@link FailureClassifier#named} takes it ({@code default} is built in);
      * <li>{@code slow-call-threshold}, {@code max-half-open-duration}, {@code back-off-max}:
      *     durations;
-     * <li>{@code rejection-stack-traces}, {@code tracked-permits}: {@code true} or {@code false}.
+     * <li>{@code rejection-stack-traces}, {@code tracked-permits}, {@code shadow}: {@code true} or
+     *     {@code false}.
      * </ul>
-     * {@code shadow} is an error saying it is not supported yet. Values take the forms of
+     * Values take the forms of
      * {@link dev.breaker.spi.Settings}: durations ISO-8601 ({@code PT30S}) or {@code 500ms},
      * {@code 30s}, {@code 5m}, {@code 1h}; rates {@code 0.5} or {@code 50%}; integers.
      *
@@ -185,7 +186,7 @@ public final class CircuitBreakerConfig {
      *                   every key is a setting
      * @param base       the config to start from
      * @return the config
-     * @throws IllegalArgumentException when a key under the prefix is unknown or not supported yet,
+     * @throws IllegalArgumentException when a key under the prefix is unknown,
      *                                  or a value is bad; the message starts with the whole key
      *                                  and names the value
      */

@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  *
  * <ol>
  * <li>every key under the prefix is parsed, in key order, into its scope ({@code breaker.defaults}
- *     or one {@code breaker.instances.<name>}): unknown keys, keys not supported yet and one
+ *     or one {@code breaker.instances.<name>}): unknown keys and one
  *     setting given in two spellings fail here;
  * <li>the defaults are built, starting from {@link CircuitBreakerConfig#defaults()};
  * <li>each instance is built, in name order, starting from the defaults' config.

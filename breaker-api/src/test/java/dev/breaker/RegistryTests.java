@@ -306,4 +306,19 @@ class RegistryTests {
         assertThrows(IllegalArgumentException.class, () -> b.evictIdleAfter(Duration.ofSeconds(-1)));
         assertThrows(NullPointerException.class, () -> b.evictIdleAfter(null));
     }
+
+    @Test
+    void aBuilderFromPropertiesTakesListenersAndATicker() {
+        List<String> heard = new ArrayList<>();
+        BreakerRegistry r = BreakerRegistry.builder(
+                        java.util.Map.of("breaker.defaults.window.threshold", "1", "breaker.defaults.cooldown", "10ns"))
+                .ticker(ticker)
+                .listener(e -> heard.add(e.breakerName()))
+                .build();
+        CircuitBreaker b = r.breaker("from-properties");
+        b.tryAcquire().onFailure(0, null);
+        assertEquals(List.of("from-properties"), heard);
+        ticker.advance(10);
+        assertTrue(b.tryAcquire().isProbe(), "the registry's ticker");
+    }
 }
