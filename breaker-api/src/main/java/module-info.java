@@ -19,5 +19,6 @@ module dev.breaker {
     provides dev.breaker.spi.HalfOpenPolicyProvider with
             dev.breaker.internal.FixedHalfOpenPolicyProvider;
     provides dev.breaker.spi.FailureClassifierProvider with
-            dev.breaker.internal.DefaultClassifierProvider;
+            dev.breaker.internal.DefaultClassifierProvider,
+            dev.breaker.internal.ExceptionsClassifierProvider;
 }

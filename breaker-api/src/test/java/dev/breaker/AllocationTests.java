@@ -60,6 +60,19 @@ class AllocationTests {
     }
 
     @Test
+    void aDeclarativeClassifierAllocatesNothingOnTheHappyPath() {
+        CircuitBreaker b = CircuitBreaker.builder("alloc")
+                .classifier(FailureClassifier.builder()
+                        .recordExceptions(java.io.IOException.class)
+                        .ignoreExceptions(java.io.FileNotFoundException.class)
+                        .failWhen("503"::equals)
+                        .build())
+                .build();
+        double perCall = bytesPerCall(() -> b.get(ANSWER));
+        assertTrue(perCall < 0.05, "bytes per call: " + perCall);
+    }
+
+    @Test
     void rejectionThroughThePermitAllocatesNothing() {
         CircuitBreaker b = CircuitBreaker.builder("alloc")
                 .window(Windows.consecutiveFailures(1))

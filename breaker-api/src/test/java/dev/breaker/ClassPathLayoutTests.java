@@ -36,4 +36,21 @@ class ClassPathLayoutTests {
         b.tryAcquire().onSuccess(0);
         assertEquals(State.CLOSED, b.state());
     }
+
+    @Test
+    void theExceptionsClassifierIsFoundAndLoadsClassesOnTheClassPathToo() {
+        FailureClassifier c = FailureClassifier.named(
+                "exceptions",
+                Map.of(
+                        "recordExceptions", "java.io.IOException",
+                        "ignoreExceptions", "dev.breaker.ClassifierBuilderTests$Boom"));
+        assertEquals(
+                FailureClassifier.builder()
+                        .recordExceptions(java.io.IOException.class)
+                        .ignoreExceptions(ClassifierBuilderTests.Boom.class)
+                        .build(),
+                c);
+        assertEquals(Outcome.IGNORED, c.classify(null, new ClassifierBuilderTests.BigBoom("ignored")));
+        assertEquals(Outcome.SUCCESS, c.classify(null, new IllegalStateException("not recorded")));
+    }
 }

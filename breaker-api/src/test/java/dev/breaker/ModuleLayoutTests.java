@@ -50,7 +50,9 @@ class ModuleLayoutTests {
                 Map.of(
                         "dev.breaker.spi.WindowProvider", "dev.breaker.internal.ConsecutiveWindowProvider",
                         "dev.breaker.spi.HalfOpenPolicyProvider", "dev.breaker.internal.FixedHalfOpenPolicyProvider",
-                        "dev.breaker.spi.FailureClassifierProvider", "dev.breaker.internal.DefaultClassifierProvider"),
+                        "dev.breaker.spi.FailureClassifierProvider",
+                                "dev.breaker.internal.DefaultClassifierProvider,"
+                                        + "dev.breaker.internal.ExceptionsClassifierProvider"),
                 provides);
     }
 
