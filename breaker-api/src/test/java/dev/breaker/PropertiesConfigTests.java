@@ -578,7 +578,7 @@ class PropertiesConfigTests {
                 "half-open.probes|0|half-open policy 'fixed': probes must be >= 1, was 0",
                 "half-open.jitter|20%|half-open policy 'fixed': unknown setting 'jitter' (value '20%'); known"
                         + " settings: [cooldown, probes]",
-                "classifier.type|http|no failure classifier named 'http'; found: [default]",
+                "classifier.type|http|no failure classifier named 'http'; found: [default, exceptions]",
                 "classifier.status-codes|503|failure classifier 'default': unknown setting 'statusCodes' (value"
                         + " '503'); known settings: []"
             })
