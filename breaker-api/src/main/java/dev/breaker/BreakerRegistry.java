@@ -78,7 +78,11 @@ public final class BreakerRegistry {
     /** One sweep at a time; a thread that finds one running does not wait for it. */
     private final java.util.concurrent.locks.ReentrantLock sweeping = new java.util.concurrent.locks.ReentrantLock();
     // guarded by sweeping
-    private final Map<CircuitBreaker, long[]> seen = new java.util.IdentityHashMap<>();
+    /** Per breaker: its activity when last seen moving (or not CLOSED), and that sweep's time. */
+    private final Map<CircuitBreaker, Seen> seen = new java.util.IdentityHashMap<>();
+
+    private record Seen(long[] activity, long at) {}
+
     private long lastSweep;
     private boolean swept;
 
@@ -260,11 +264,11 @@ public final class BreakerRegistry {
             for (Map.Entry<String, CircuitBreaker> e : breakers.entrySet()) {
                 CircuitBreaker b = e.getValue();
                 present.add(b);
-                long activity = ((DefaultCircuitBreaker) b).activity();
-                long[] last = seen.get(b);
-                if (last == null || last[0] != activity || b.state() != State.CLOSED) {
-                    seen.put(b, new long[] {activity, now}); // moving, or not CLOSED: idle from now at the earliest
-                } else if (now - last[1] >= idleNanos && breakers.remove(e.getKey(), b)) {
+                long[] activity = ((DefaultCircuitBreaker) b).activity();
+                Seen last = seen.get(b);
+                if (last == null || !java.util.Arrays.equals(last.activity(), activity) || b.state() != State.CLOSED) {
+                    seen.put(b, new Seen(activity, now)); // moving, or not CLOSED: idle from now at the earliest
+                } else if (now - last.at() >= idleNanos && breakers.remove(e.getKey(), b)) {
                     ((DefaultCircuitBreaker) b).leaveCap();
                     present.remove(b);
                     evicted++;

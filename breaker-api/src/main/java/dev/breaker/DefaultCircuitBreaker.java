@@ -822,12 +822,15 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     }
 
     /**
-     * Every call counted so far, whatever its outcome: a number that moves while the breaker is
-     * used and stands still while it is idle (the registry's idle eviction compares it between
+     * Every call counted so far, each outcome's count apart: values that move while the breaker
+     * is used and stand still while it is idle (the registry's idle eviction compares it between
      * sweeps; nothing is added to a call for it).
      */
-    long activity() {
-        return totals.all() + rejected.sum() + late.sum();
+    long[] activity() {
+        long[] each = java.util.Arrays.copyOf(totals.each(), 7);
+        each[5] = rejected.sum();
+        each[6] = late.sum();
+        return each;
     }
 
     @Override

@@ -96,10 +96,6 @@ final class OpenShare {
             }
         }
 
-        boolean holds() {
-            return holds.get();
-        }
-
         /** @return whether this CLOSED era's suppression is yet to be announced (once per generation) */
         boolean firstSuppression(long generation) {
             return announced.getAndSet(generation) != generation;

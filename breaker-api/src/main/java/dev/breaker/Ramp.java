@@ -45,13 +45,4 @@ final class Ramp {
         long before = credit.getAndAdd(add);
         return ((before + add) >>> 32) != (before >>> 32);
     }
-
-    /**
-     * The requests admitted so far: the credit's integer part.
-     *
-     * @return the count
-     */
-    long admitted() {
-        return credit.get() >>> 32;
-    }
 }

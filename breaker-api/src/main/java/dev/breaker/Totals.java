@@ -40,9 +40,11 @@ final class Totals {
         return fastFailures.sum() + slow;
     }
 
-    /** @return every call counted here */
-    long all() {
-        return fastSuccesses.sum() + slowSuccesses.sum() + fastFailures.sum() + slowFailures.sum() + ignored.sum();
+    /** @return each counter's value, in a fixed order: equal arrays mean no call was counted in between */
+    long[] each() {
+        return new long[] {
+            fastSuccesses.sum(), slowSuccesses.sum(), fastFailures.sum(), slowFailures.sum(), ignored.sum()
+        };
     }
 
     long ignoredCalls() {

@@ -212,4 +212,94 @@ class OpenShareTests {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void aBreakerThatLostTheRaceToMakeItsNameLeavesTheCap() {
+        java.util.concurrent.atomic.AtomicReference<BreakerRegistry> registry =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicBoolean reentered = new AtomicBoolean();
+        List<String> added = new ArrayList<>();
+        dev.breaker.spi.WindowFactory racing = new dev.breaker.spi.WindowFactory() {
+            @Override
+            public dev.breaker.spi.Window create(Ticker t) {
+                if (reentered.compareAndSet(false, true)) {
+                    registry.get().breaker("raced"); // another thread makes the same name first
+                }
+                return Windows.consecutiveFailures(1).create(t);
+            }
+
+            @Override
+            public String describe() {
+                return "racing";
+            }
+        };
+        BreakerRegistry r = BreakerRegistry.builder()
+                .defaults(CircuitBreakerConfig.builder().window(racing).build())
+                .maxOpenShare(0.5)
+                .ticker(ticker)
+                .build();
+        registry.set(r);
+        r.watch(new BreakerRegistry.Watcher() {
+            @Override
+            public void added(CircuitBreaker breaker) {
+                added.add(breaker.name());
+            }
+
+            @Override
+            public void removed(CircuitBreaker breaker) {}
+        });
+        CircuitBreaker raced = r.breaker("raced");
+        assertTrue(reentered.get());
+        assertEquals(List.of("raced"), added, "announced once");
+        CircuitBreaker b = r.breaker("b");
+        CircuitBreaker c = r.breaker("c");
+        for (CircuitBreaker x : List.of(raced, b, c)) {
+            x.tryAcquire().onFailure(0, DOWN);
+        }
+        assertEquals(1, notClosed(r), "three members: floor(0.5 * 3) = 1 (the losing breaker left the cap)");
+    }
+
+    @Test
+    void aTripThatLosesToAResetGivesItsPlaceBack() {
+        java.util.concurrent.atomic.AtomicReference<Runnable> beforeTheTrip =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        dev.breaker.spi.WindowFactory tripping = new dev.breaker.spi.WindowFactory() {
+            @Override
+            public dev.breaker.spi.Window create(Ticker t) {
+                return new dev.breaker.spi.Window() {
+                    @Override
+                    public boolean record(boolean failure, boolean slow) {
+                        Runnable hook = beforeTheTrip.getAndSet(null);
+                        if (hook != null) {
+                            hook.run(); // after the breaker read its snapshot, before the trip asks the cap
+                        }
+                        return failure;
+                    }
+
+                    @Override
+                    public dev.breaker.spi.WindowCounts counts() {
+                        return dev.breaker.spi.WindowCounts.empty();
+                    }
+                };
+            }
+
+            @Override
+            public String describe() {
+                return "tripping";
+            }
+        };
+        BreakerRegistry r = BreakerRegistry.builder()
+                .defaults(CircuitBreakerConfig.builder().window(tripping).build())
+                .maxOpenShare(0.5)
+                .ticker(ticker)
+                .build();
+        CircuitBreaker a = r.breaker("a");
+        CircuitBreaker b = r.breaker("b");
+        Permit p = a.tryAcquire();
+        beforeTheTrip.set(a::reset);
+        p.onFailure(0, DOWN);
+        assertEquals(State.CLOSED, a.state(), "the reset came first: the trip's compare-and-set lost");
+        b.tryAcquire().onFailure(0, DOWN);
+        assertEquals(State.OPEN, b.state(), "the place a's trip took came back");
+    }
 }
