@@ -143,7 +143,13 @@ public class ExponentialLincheckTests {
         return breaker.metrics().rejectedCalls();
     }
 
+    /**
+     * Model checking runs on JDK 17 only: on JDK 25, Lincheck 2.39's model checker hangs in the
+     * read-write lock that freezes the clock (seen in CI: "the execution has hung", parked in
+     * {@code LockSupport.park}). The stress mode below runs on both.
+     */
     @Test
+    @org.junit.jupiter.api.condition.EnabledOnJre(org.junit.jupiter.api.condition.JRE.JAVA_17)
     void modelChecking() {
         LinCheckerKt.check(
                 new ModelCheckingOptions()
