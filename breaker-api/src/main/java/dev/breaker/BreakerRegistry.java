@@ -42,7 +42,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * a new one the next time the name is asked for. Breakers that are not CLOSED are never evicted.
  *
  * <p><b>Watchers</b> ({@link #watch}) hear of every breaker added and removed, for example a
- * metrics binder. A watcher is told of the breakers that exist when it starts watching, then of
+ * metrics binder. A watcher that throws is logged (WARNING, {@code System.Logger}
+ * "dev.breaker") and changes nothing: the breaker is made or removed, and the other watchers
+ * still hear of it. A watcher is told of the breakers that exist when it starts watching, then of
  * every change; a breaker made while the watcher is being added may be announced to it twice,
  * so a watcher must treat a second {@code added} of the same breaker as a no-op.
  */
@@ -220,7 +222,7 @@ public final class BreakerRegistry {
             return raced;
         }
         for (Watcher w : watchers) {
-            w.added(made);
+            tell(w, made, true);
         }
         if (idleNanos > 0) {
             sweep(false);
@@ -273,7 +275,7 @@ public final class BreakerRegistry {
                     present.remove(b);
                     evicted++;
                     for (Watcher w : watchers) {
-                        w.removed(b);
+                        tell(w, b, false);
                     }
                 }
             }
@@ -335,7 +337,7 @@ public final class BreakerRegistry {
         }
         ((DefaultCircuitBreaker) removed).leaveCap(); // rule 18: removal gives its place back
         for (Watcher w : watchers) {
-            w.removed(removed);
+            tell(w, removed, false);
         }
         return true;
     }
@@ -351,9 +353,31 @@ public final class BreakerRegistry {
         Objects.requireNonNull(watcher, "watcher");
         watchers.add(watcher);
         for (CircuitBreaker b : breakers.values()) {
-            watcher.added(b);
+            tell(watcher, b, true);
         }
         return () -> watchers.remove(watcher);
+    }
+
+    private static final System.Logger LOG = System.getLogger("dev.breaker");
+
+    /**
+     * Tells one watcher of one change. A watcher that throws is logged and skipped: the breaker
+     * was made or removed all the same, and the other watchers still hear of it.
+     */
+    private static void tell(Watcher w, CircuitBreaker b, boolean added) {
+        try {
+            if (added) {
+                w.added(b);
+            } else {
+                w.removed(b);
+            }
+        } catch (RuntimeException | Error e) {
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    () -> "registry watcher " + Names.describe(w::toString, w) + " failed on "
+                            + (added ? "added" : "removed") + " '" + b.name() + "'",
+                    e);
+        }
     }
 
     private static String checked(String name) {

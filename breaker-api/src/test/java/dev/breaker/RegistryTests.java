@@ -321,4 +321,50 @@ class RegistryTests {
         ticker.advance(10);
         assertTrue(b.tryAcquire().isProbe(), "the registry's ticker");
     }
+
+    @Test
+    void aWatcherThatThrowsIsLoggedAndChangesNothing() throws Exception {
+        BreakerRegistry r = registry();
+        r.breaker("existing");
+        List<String> seen = new ArrayList<>();
+        BreakerRegistry.Watcher rude = new BreakerRegistry.Watcher() {
+            @Override
+            public void added(CircuitBreaker breaker) {
+                throw new IllegalStateException("watcher bug on " + breaker.name());
+            }
+
+            @Override
+            public void removed(CircuitBreaker breaker) {
+                throw new IllegalStateException("watcher bug");
+            }
+
+            @Override
+            public String toString() {
+                return "rude";
+            }
+        };
+        try (LogCapture log = new LogCapture()) {
+            r.watch(rude); // told of "existing": throws, logged
+            r.watch(new BreakerRegistry.Watcher() {
+                @Override
+                public void added(CircuitBreaker breaker) {
+                    seen.add("+" + breaker.name());
+                }
+
+                @Override
+                public void removed(CircuitBreaker breaker) {
+                    seen.add("-" + breaker.name());
+                }
+            });
+            CircuitBreaker made = r.breaker("new");
+            assertSame(made, r.breaker("new"), "made and kept despite the watcher");
+            assertTrue(r.remove("new"));
+            assertFalse(r.find("new").isPresent());
+            String text = log.text();
+            assertTrue(text.contains("registry watcher rude failed on added 'existing'"), text);
+            assertTrue(text.contains("registry watcher rude failed on added 'new'"), text);
+            assertTrue(text.contains("registry watcher rude failed on removed 'new'"), text);
+        }
+        assertEquals(List.of("+existing", "+new", "-new"), seen, "the other watcher heard everything");
+    }
 }
