@@ -82,6 +82,16 @@ final class ConfigProperties {
 
     private ConfigProperties() {}
 
+    /** Puts {@code e} under {@code setting}, refusing a second spelling of the same setting. */
+    private static void once(Map<String, Entry> given, String setting, Entry e) {
+        Entry before = given.putIfAbsent(setting, e);
+        if (before != null) {
+            throw new IllegalArgumentException(before.key() + " and " + e.key()
+                    + " are the same setting; give it once (values '" + before.value() + "' and '" + e.value()
+                    + "')");
+        }
+    }
+
     /** A plugin made by a provider from a type and settings. */
     enum Group {
         WINDOW("window", "window", "window"),
@@ -197,12 +207,7 @@ final class ConfigProperties {
         }
 
         void add(Key k, Entry e) {
-            Entry before = canonical.putIfAbsent(k.canonical(), e);
-            if (before != null) {
-                throw new IllegalArgumentException(before.key() + " and " + e.key()
-                        + " are the same setting; give it once (values '" + before.value() + "' and '" + e.value()
-                        + "')");
-            }
+            once(canonical, k.canonical(), e);
             if (k.group() == null) {
                 single.put(k.name(), e);
             } else if (k.name().equals("type")) {
@@ -421,12 +426,7 @@ final class ConfigProperties {
             } else if (key.startsWith(REGISTRY + ".")) {
                 String setting = camel(key.substring(REGISTRY.length() + 1));
                 if (setting.equals("evictIdleAfter") || setting.equals("maxOpenShare")) {
-                    Entry before = registrySettings.putIfAbsent(setting, entry);
-                    if (before != null) {
-                        throw new IllegalArgumentException(before.key() + " and " + key
-                                + " are the same setting; give it once (values '" + before.value() + "' and '"
-                                + entry.value() + "')");
-                    }
+                    once(registrySettings, setting, entry);
                     continue;
                 }
                 throw unknown(key, entry.value(), REGISTRY + ". takes evict-idle-after and max-open-share");

@@ -26,8 +26,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.IntUnaryOperator;
-import java.util.function.LongToDoubleFunction;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -45,49 +43,8 @@ class HalfOpenAttackTests {
     private static final long COOLDOWN = 10;
     private static final IllegalStateException DOWN = new IllegalStateException("down");
 
-    /** A policy made of functions: cooldown 10 ns times the opening, so the count shows. */
-    private static class Policy implements HalfOpenPolicy {
-        IntUnaryOperator probes = k -> 1;
-        IntUnaryOperator cooldown = k -> (int) (COOLDOWN * k);
-        long calm;
-        long ramp;
-        LongToDoubleFunction share = e -> 1.0;
-        final AtomicInteger sharesAsked = new AtomicInteger();
-
-        @Override
-        public long cooldownNanos(int consecutiveOpens) {
-            return cooldown.applyAsInt(consecutiveOpens);
-        }
-
-        @Override
-        public int probes(int consecutiveOpens) {
-            return probes.applyAsInt(consecutiveOpens);
-        }
-
-        @Override
-        public Verdict decide(int consecutiveOpens, int successes, int failures) {
-            return failures > 0 ? Verdict.OPEN : Verdict.CLOSE;
-        }
-
-        @Override
-        public long calmPeriodNanos() {
-            return calm;
-        }
-
-        @Override
-        public long rampUpNanos() {
-            return ramp;
-        }
-
-        @Override
-        public double rampShare(long elapsedNanos) {
-            sharesAsked.incrementAndGet();
-            return share.applyAsDouble(elapsedNanos);
-        }
-    }
-
     private final FakeTicker ticker = new FakeTicker(Long.MAX_VALUE - 100); // wraps during most tests
-    private final Policy policy = new Policy();
+    private final FunctionPolicy policy = new FunctionPolicy();
 
     private CircuitBreakerBuilder builder(HalfOpenPolicy p, Ticker t) {
         return CircuitBreaker.builder("attack")
@@ -125,7 +82,7 @@ class HalfOpenAttackTests {
      */
     @Test
     void aRoundAfterABackOffFromAFreshBreakerWedgesAPolicyThatChecksItsArgument() {
-        Policy strict = new Policy() {
+        FunctionPolicy strict = new FunctionPolicy() {
             @Override
             public int probes(int consecutiveOpens) {
                 check(consecutiveOpens);
@@ -504,7 +461,7 @@ class HalfOpenAttackTests {
     /** A policy that answers WAIT forever cannot wedge a round: it fails after maxHalfOpenDuration, as one more opening. */
     @Test
     void aPolicyThatNeverDecidesIsFailedAfterTheMaximumHalfOpenDuration() {
-        Policy undecided = new Policy() {
+        FunctionPolicy undecided = new FunctionPolicy() {
             @Override
             public Verdict decide(int consecutiveOpens, int successes, int failures) {
                 return Verdict.WAIT;

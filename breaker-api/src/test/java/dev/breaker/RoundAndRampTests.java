@@ -6,13 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.breaker.spi.HalfOpenPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntUnaryOperator;
-import java.util.function.LongToDoubleFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,51 +23,12 @@ class RoundAndRampTests {
     private static final long COOLDOWN = 10;
     private static final IllegalStateException DOWN = new IllegalStateException("down");
 
-    /** A policy made of functions; cooldowns grow by 10 ns per opening so the count shows. */
-    private static final class Policy implements HalfOpenPolicy {
-        final List<Integer> cooldownsAsked = new ArrayList<>();
-        IntUnaryOperator probes = k -> 1;
-        long calm;
-        long ramp;
-        LongToDoubleFunction share = e -> 1.0;
-        final AtomicInteger sharesAsked = new AtomicInteger();
-
-        @Override
-        public synchronized long cooldownNanos(int consecutiveOpens) {
-            cooldownsAsked.add(consecutiveOpens);
-            return COOLDOWN * consecutiveOpens;
-        }
-
-        @Override
-        public int probes(int consecutiveOpens) {
-            return probes.applyAsInt(consecutiveOpens);
-        }
-
-        @Override
-        public Verdict decide(int consecutiveOpens, int successes, int failures) {
-            int n = probes(consecutiveOpens);
-            return failures > 0 ? Verdict.OPEN : successes >= n ? Verdict.CLOSE : Verdict.WAIT;
-        }
-
-        @Override
-        public long calmPeriodNanos() {
-            return calm;
-        }
-
-        @Override
-        public long rampUpNanos() {
-            return ramp;
-        }
-
-        @Override
-        public double rampShare(long elapsedNanos) {
-            sharesAsked.incrementAndGet();
-            return share.applyAsDouble(elapsedNanos);
-        }
-    }
-
     private final FakeTicker ticker = new FakeTicker(Long.MAX_VALUE - 100); // wraps during most tests
-    private final Policy policy = new Policy();
+    private final FunctionPolicy policy = new FunctionPolicy();
+
+    {
+        policy.closeAfter = k -> policy.probes(k); // a round closes when all its probes succeed
+    }
 
     private CircuitBreaker breaker() {
         return breaker(ticker);
