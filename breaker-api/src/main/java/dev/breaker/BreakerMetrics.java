@@ -8,6 +8,24 @@ package dev.breaker;
  * that they add up to all calls (a second report on a permit is counted apart, in
  * {@code duplicateReports}).
  *
+ * <p><b>What the window figures mean</b> ({@code bufferedCalls}, {@code failedCalls},
+ * {@code slowCalls} and the two rates) depends on the window, because each holds what it decides
+ * on and nothing else:
+ * <ul>
+ *   <li>{@code consecutive} (the default): the current run of consecutive failures. After 100
+ *       successes and 1 failure it reads {@code bufferedCalls=1, failedCalls=1, failureRate=1.0}:
+ *       one failure in a row, not a rate of calls. A success empties it. {@code slowCalls} is 0.
+ *   <li>{@code count} (size N): the last N recorded outcomes (fewer until N have arrived), so the
+ *       rates are those of the last N calls.
+ *   <li>{@code time} (span T): the outcomes recorded in the buckets that still cover the last T,
+ *       so the rates are those of roughly the last T.
+ *   <li>a third party's window: whatever its {@link dev.breaker.spi.Window#counts()} says.
+ * </ul>
+ * A dashboard that wants the rate of all traffic, whatever the window, should use the running
+ * totals ({@code totalFailures / (totalSuccesses + totalFailures)} over an interval), which every
+ * window counts alike. While writers race, window figures may lag by the outcomes in flight
+ * (SPEC rule 8); they are never invented.
+ *
  * @param state            the state
  * @param generation       the generation (incremented by every transition)
  * @param bufferedCalls    outcomes held in the window

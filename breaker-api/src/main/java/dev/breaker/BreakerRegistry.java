@@ -70,6 +70,7 @@ public final class BreakerRegistry {
     private final CircuitBreakerConfig defaults;
     private final Map<String, CircuitBreakerConfig> configs;
     private final List<BreakerListener> listeners;
+    private final List<CallObserver> observers;
     private final Ticker ticker;
     private final ConcurrentHashMap<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
     private final CopyOnWriteArrayList<Watcher> watchers = new CopyOnWriteArrayList<>();
@@ -92,6 +93,7 @@ public final class BreakerRegistry {
         this.defaults = b.defaults;
         this.configs = Map.copyOf(b.configs);
         this.listeners = List.copyOf(b.listeners);
+        this.observers = List.copyOf(b.observers);
         this.ticker = b.ticker;
         this.idleNanos = b.idleNanos;
         this.cap = b.maxOpenShare > 0 ? new OpenShare(b.maxOpenShare) : null;
@@ -291,6 +293,9 @@ public final class BreakerRegistry {
         for (BreakerListener l : listeners) {
             b.listener(l);
         }
+        for (CallObserver o : observers) {
+            b.observer(o);
+        }
         return b.build();
     }
 
@@ -395,6 +400,7 @@ public final class BreakerRegistry {
         private CircuitBreakerConfig defaults = CircuitBreakerConfig.defaults();
         private final Map<String, CircuitBreakerConfig> configs = new HashMap<>();
         private final List<BreakerListener> listeners = new ArrayList<>();
+        private final List<CallObserver> observers = new ArrayList<>();
         private Ticker ticker = Ticker.system();
         private long idleNanos;
         private double maxOpenShare;
@@ -465,6 +471,17 @@ public final class BreakerRegistry {
          */
         public Builder listener(BreakerListener listener) {
             listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
+         * A call observer of every breaker, also of breakers made later (see {@link CallObserver}).
+         *
+         * @param observer not null
+         * @return this builder
+         */
+        public Builder observer(CallObserver observer) {
+            observers.add(Objects.requireNonNull(observer, "observer"));
             return this;
         }
 

@@ -215,6 +215,23 @@ public interface CircuitBreaker {
     BreakerMetrics metrics();
 
     /**
+     * How many times this breaker has moved from one state to another since it was made: what a
+     * dashboard's transition counter reads, with no listener attached. Counted by the thread whose
+     * compare-and-set made each transition, so the counts lag nothing that {@link #state()} shows.
+     *
+     * @param from the state left
+     * @param to   the state entered
+     * @return the count, 0 for a pair that has not happened (or cannot); an implementation that
+     *         does not count transitions answers 0 for every pair
+     * @throws NullPointerException when a state is null
+     */
+    default long transitions(State from, State to) {
+        java.util.Objects.requireNonNull(from, "from");
+        java.util.Objects.requireNonNull(to, "to");
+        return 0;
+    }
+
+    /**
      * Rejects every call until {@link #reset()}. Permits granted before are late from now on.
      */
     void isolate();

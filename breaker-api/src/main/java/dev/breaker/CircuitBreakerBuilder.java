@@ -22,6 +22,7 @@ import java.util.concurrent.ForkJoinPool;
  * <tr><th>setting</th><th>default</th></tr>
  * <tr><td>ticker</td><td>{@link Ticker#system()}</td></tr>
  * <tr><td>listeners</td><td>none</td></tr>
+ * <tr><td>observers</td><td>none</td></tr>
  * <tr><td>eventExecutor</td><td>{@link ForkJoinPool#commonPool()} (a new daemon thread per hand-off when it has no
  *     parallelism)</td></tr>
  * <tr><td>eventBacklog</td><td>{@value #DEFAULT_EVENT_BACKLOG}</td></tr>
@@ -38,6 +39,7 @@ public final class CircuitBreakerBuilder {
     private final CircuitBreakerConfig.Builder config;
     private Ticker ticker = Ticker.system();
     private final List<BreakerListener> listeners = new ArrayList<>();
+    private final List<CallObserver> observers = new ArrayList<>();
     private Executor eventExecutor;
     private int eventBacklog = DEFAULT_EVENT_BACKLOG;
 
@@ -192,6 +194,18 @@ public final class CircuitBreakerBuilder {
     }
 
     /**
+     * Adds a call observer; may be called more than once (each sees every call, in the order
+     * added). See {@link CallObserver} for where it runs and what it must not do.
+     *
+     * @param observer sees each call's outcome, rejection or late result
+     * @return this builder
+     */
+    public CircuitBreakerBuilder observer(CallObserver observer) {
+        observers.add(Objects.requireNonNull(observer, "observer"));
+        return this;
+    }
+
+    /**
      * Where events go when the thread that caused them has delivered its share. A thread whose
      * request or report publishes an event delivers at most a few events itself (so a slow
      * listener holds no caller for long); what is left is handed to this executor, which keeps
@@ -239,7 +253,8 @@ public final class CircuitBreakerBuilder {
                         ticker,
                         List.copyOf(listeners),
                         eventExecutor != null ? eventExecutor : defaultEventExecutor(),
-                        eventBacklog));
+                        eventBacklog,
+                        CallObservers.of(observers)));
     }
 
     /** Like {@code CompletableFuture}'s default: the common pool, or a thread per task when it cannot run tasks in parallel. */

@@ -5,11 +5,14 @@ import dev.breaker.spi.HalfOpenPolicy;
 import dev.breaker.spi.Window;
 import dev.breaker.spi.WindowCounts;
 import dev.breaker.spi.WindowFactory;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -65,6 +68,17 @@ import java.util.function.Supplier;
 final class DefaultCircuitBreaker implements CircuitBreaker {
 
     private static final System.Logger LOG = System.getLogger("dev.breaker");
+    private static final int STATES = State.values().length;
+    private static final VarHandle TRANSITION_COUNTS;
+
+    static {
+        try {
+            TRANSITION_COUNTS = MethodHandles.lookup()
+                    .findVarHandle(DefaultCircuitBreaker.class, "transitionCounts", AtomicLongArray.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final String name;
     private final CircuitBreakerConfig config;
@@ -88,6 +102,12 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private final boolean trackedPermits;
     /** Null when there is no listener: publishing then costs nothing. */
     private final EventDispatcher events;
+    /** Null when nobody observes calls: then a call pays one null check. */
+    private final CallObserver observer;
+    /** Set by the first observer failure, which alone is logged. */
+    private volatile boolean observerFailed;
+    /** Transitions counted by (from, to), made at the first one (an idle breaker never needs it). */
+    private volatile AtomicLongArray transitionCounts;
 
     private final AtomicReference<Snapshot> current;
     private final LongAdder rejected = new LongAdder();
@@ -103,7 +123,12 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private volatile OpenShare.Member capped;
 
     /** What belongs to one breaker alone, beside its config. */
-    record Wiring(Ticker ticker, List<BreakerListener> listeners, Executor eventExecutor, int eventBacklog) {}
+    record Wiring(
+            Ticker ticker,
+            List<BreakerListener> listeners,
+            Executor eventExecutor,
+            int eventBacklog,
+            CallObserver observer) {}
 
     @SuppressWarnings("this-escape") // the first CLOSED snapshot's shared permit refers back to this breaker
     DefaultCircuitBreaker(String name, CircuitBreakerConfig config, Wiring wiring) {
@@ -129,6 +154,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         this.shadowFailures = shadow ? new LongAdder() : null;
         this.current =
                 new AtomicReference<>(Snapshot.closed(this, 0, ticker.read(), true, newWindow(), 0, 0, null, null));
+        this.observer = wiring.observer();
         this.events = wiring.listeners().isEmpty()
                 ? null
                 : new EventDispatcher(name, wiring.listeners(), current, wiring.eventExecutor(), wiring.eventBacklog());
@@ -269,12 +295,12 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                         probesFor(round(s.opens)),
                         s.window,
                         s.frozen,
-                        event(s, State.HALF_OPEN, TransitionReason.COOLDOWN_ELAPSED, now));
+                        event(s, State.HALF_OPEN, TransitionReason.COOLDOWN_ELAPSED, now, s.frozen));
                 if (transition(s, next)) {
                     return new ProbePermit(this, next.generation);
                 }
             } else if (elapsed >= maxHalfOpenNanos) { // HALF_OPEN, round expired
-                Snapshot reopened = reopen(s, now, true, TransitionReason.HALF_OPEN_TIMEOUT);
+                Snapshot reopened = reopen(s, now, true, TransitionReason.HALF_OPEN_TIMEOUT, s.successes, s.failures);
                 if (transition(s, reopened)) {
                     return reject(RejectedPermit.OPEN, forCall, reopened.cooldownNanos);
                 }
@@ -293,6 +319,9 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
      */
     private Object reject(RejectedPermit permit, boolean forCall, long retryAfterNanos) {
         rejected.increment();
+        if (observer != null) {
+            observeRejection(permit.state);
+        }
         if (shadowPermit != null) {
             return shadowPermit; // rule 17: decided as a rejection, let through
         }
@@ -418,18 +447,27 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     void recordClosed(long generation, Outcome outcome, long durationNanos, long endNanos, boolean endKnown) {
         if (outcome == Outcome.IGNORED) {
             totals.ignored();
+            if (observer != null) {
+                observeOutcome(Outcome.IGNORED, false, durationNanos);
+            }
             return; // a release carries no outcome, so it is never late either
         }
         Snapshot s = current.get();
         if (s.generation != generation) {
-            lateResult(generation, s.generation);
+            lateResult(generation, s.generation, outcome);
             return;
         }
         boolean failed = outcome == Outcome.FAILURE;
         boolean slow = slow(durationNanos);
         totals.record(failed, slow);
-        if (endKnown ? s.window.recordAt(failed, slow, endNanos) : s.window.record(failed, slow)) {
-            trip(s);
+        try {
+            if (endKnown ? s.window.recordAt(failed, slow, endNanos) : s.window.record(failed, slow)) {
+                trip(s);
+            }
+        } finally { // a window or ticker that throws still leaves the call counted, so it is observed too
+            if (observer != null) {
+                observeOutcome(outcome, slow, durationNanos);
+            }
         }
     }
 
@@ -466,7 +504,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                             opens,
                             s.window,
                             ending.frozen(),
-                            event(s, State.OPEN, TransitionReason.WINDOW_TRIPPED, now)))) {
+                            event(s, State.OPEN, TransitionReason.WINDOW_TRIPPED, now, ending.frozen())))) {
                 failure = ending.failure();
                 break;
             }
@@ -523,7 +561,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         for (; ; ) {
             Snapshot s = current.get();
             if (s.generation != generation) {
-                lateResult(generation, s.generation);
+                lateResult(generation, s.generation, Outcome.FAILURE);
                 return;
             }
             if (openForBackOff(s, delayNanos)) {
@@ -541,7 +579,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         for (; ; ) {
             Snapshot s = current.get();
             if (s.generation != permit.generation) {
-                lateResult(permit.generation, s.generation);
+                lateResult(permit.generation, s.generation, Outcome.FAILURE);
                 return;
             }
             if (openForBackOff(s, delayNanos)) {
@@ -571,9 +609,14 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                         opens,
                         s.window,
                         ending.frozen(),
-                        event(s, State.OPEN, TransitionReason.BACK_OFF, now)));
+                        s.state == State.HALF_OPEN
+                                ? roundEvent(s, State.OPEN, TransitionReason.BACK_OFF, now, s.successes, s.failures + 1)
+                                : event(s, State.OPEN, TransitionReason.BACK_OFF, now, ending.frozen())));
         if (done) {
             totals.record(true, false); // the call failed; how long it took is not known here
+            if (observer != null) {
+                observeOutcome(Outcome.FAILURE, false, -1);
+            }
             rethrow(ending.failure());
         }
         return done;
@@ -600,6 +643,9 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         if (outcome == Outcome.IGNORED) {
             totals.ignored();
             releaseProbe(permit.generation);
+            if (observer != null) {
+                observeOutcome(Outcome.IGNORED, false, durationNanos);
+            }
             return;
         }
         Reading clock =
@@ -611,12 +657,12 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         for (; ; ) {
             Snapshot s = current.get();
             if (s.generation != permit.generation) {
-                lateResult(permit.generation, s.generation);
+                lateResult(permit.generation, s.generation, outcome);
                 break;
             }
             if (known && now - s.since >= maxHalfOpenNanos) {
-                if (transition(s, reopen(s, now, true, TransitionReason.HALF_OPEN_TIMEOUT))) {
-                    totals.record(outcome == Outcome.FAILURE, slow(durationNanos));
+                if (transition(s, reopen(s, now, true, TransitionReason.HALF_OPEN_TIMEOUT, s.successes, s.failures))) {
+                    counted(outcome, durationNanos);
                     break;
                 }
                 continue;
@@ -633,6 +679,9 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             } catch (Throwable t) { // no verdict can be had: give the slot back, then report the failure
                 totals.ignored();
                 releaseProbe(permit.generation);
+                if (observer != null) {
+                    observeOutcome(Outcome.IGNORED, false, durationNanos);
+                }
                 rethrow(combine(failure, t));
                 return;
             }
@@ -650,12 +699,18 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                                     s.opens,
                                     s.cooldownNanos,
                                     rampNanos > 0 ? new Ramp(rampNanos) : null,
-                                    event(s, State.CLOSED, TransitionReason.PROBES_SUCCEEDED, at)));
-                case OPEN -> transition(s, reopen(s, at, known, TransitionReason.PROBE_FAILED));
+                                    roundEvent(
+                                            s,
+                                            State.CLOSED,
+                                            TransitionReason.PROBES_SUCCEEDED,
+                                            at,
+                                            successes,
+                                            failures)));
+                case OPEN -> transition(s, reopen(s, at, known, TransitionReason.PROBE_FAILED, successes, failures));
                 case WAIT -> current.compareAndSet(s, s.withProbes(s.admitted, successes, failures));
             };
             if (done) {
-                totals.record(outcome == Outcome.FAILURE, slow(durationNanos));
+                counted(outcome, durationNanos);
                 break;
             }
         }
@@ -682,10 +737,55 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         }
     }
 
-    private void lateResult(long permitGeneration, long currentGeneration) {
+    /** A probe's outcome counted in the totals (it decided its round), and observed. */
+    private void counted(Outcome outcome, long durationNanos) {
+        boolean slow = slow(durationNanos);
+        totals.record(outcome == Outcome.FAILURE, slow);
+        if (observer != null) {
+            observeOutcome(outcome, slow, durationNanos);
+        }
+    }
+
+    private void lateResult(long permitGeneration, long currentGeneration, Outcome outcome) {
         late.increment();
+        if (observer != null) {
+            try {
+                observer.onLate(this, outcome);
+            } catch (Throwable t) {
+                observerFailed(t);
+            }
+        }
         if (events != null) {
             events.other(new LateResult(name, permitGeneration, currentGeneration));
+        }
+    }
+
+    // ---------------------------------------------------------------- call observation
+
+    private void observeOutcome(Outcome outcome, boolean slow, long durationNanos) {
+        try {
+            observer.onOutcome(this, outcome, slow, durationNanos);
+        } catch (Throwable t) { // an observer changes no decision and costs the caller nothing
+            observerFailed(t);
+        }
+    }
+
+    private void observeRejection(State state) {
+        try {
+            observer.onRejected(this, state);
+        } catch (Throwable t) {
+            observerFailed(t);
+        }
+    }
+
+    private void observerFailed(Throwable t) {
+        if (!observerFailed) {
+            observerFailed = true; // a race may log twice; never once per call
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    () -> "breaker '" + name + "': call observer " + Names.describe(observer::toString, observer)
+                            + " threw; its later failures are not logged",
+                    t);
         }
     }
 
@@ -694,11 +794,18 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
      * starting at {@code at}. Should the policy fail, the cooldown before the round is used (a
      * HALF_OPEN snapshot carries it), even when it was 0.
      */
-    private Snapshot reopen(Snapshot s, long at, boolean known, TransitionReason reason) {
+    private Snapshot reopen(Snapshot s, long at, boolean known, TransitionReason reason, int successes, int failures) {
         int opens = saturatedIncrement(s.opens);
         long cooldown = cooldownFor(opens, s.cooldownNanos);
         return Snapshot.open(
-                s.generation + 1, at, known, cooldown, opens, s.window, s.frozen, event(s, State.OPEN, reason, at));
+                s.generation + 1,
+                at,
+                known,
+                cooldown,
+                opens,
+                s.window,
+                s.frozen,
+                roundEvent(s, State.OPEN, reason, at, successes, failures));
     }
 
     /**
@@ -720,9 +827,41 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         }
     }
 
-    /** The event of a transition away from {@code s}, or null when nobody listens. */
-    private StateTransition event(Snapshot s, State to, TransitionReason reason, long at) {
-        return events == null ? null : new StateTransition(name, s.state, to, s.generation + 1, reason, at);
+    /**
+     * The event of a transition away from {@code s} decided on a window's counts (null: none), or
+     * null when nobody listens.
+     */
+    private StateTransition event(Snapshot s, State to, TransitionReason reason, long at, WindowCounts counts) {
+        if (events == null) {
+            return null;
+        }
+        WindowCounts c = counts != null ? counts : WindowCounts.empty();
+        return new StateTransition(
+                name, s.state, to, s.generation + 1, reason, at, c.calls(), c.failureRate(), c.slowCallRate());
+    }
+
+    /** The event of a transition decided on a half-open round's probes, or null when nobody listens. */
+    private StateTransition roundEvent(
+            Snapshot s, State to, TransitionReason reason, long at, int successes, int failures) {
+        if (events == null) {
+            return null;
+        }
+        long calls = (long) successes + failures;
+        double failureRate = calls == 0 ? 0.0 : (double) failures / calls;
+        return new StateTransition(
+                name, s.state, to, s.generation + 1, reason, at, calls, failureRate, Double.NaN); // slow = failed here
+    }
+
+    /** The figures a reset's event carries: those frozen, else the window's now (empty if it fails). */
+    private WindowCounts figuresAtReset(Snapshot s) {
+        if (events == null || s.frozen != null) {
+            return s.frozen;
+        }
+        try {
+            return counts(s.window);
+        } catch (Throwable t) { // the reset happens anyway; the window's failure shows elsewhere
+            return null;
+        }
     }
 
     /** The only way the generation changes: one CAS; the new snapshot carries its event to the dispatcher. */
@@ -734,6 +873,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         if (!current.compareAndSet(from, to)) {
             return false;
         }
+        countTransition(from.state, to.state);
         OpenShare.Member cap = capped;
         if (cap != null) {
             if (to.state == State.CLOSED) {
@@ -746,6 +886,23 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             ev.afterTransition();
         }
         return true;
+    }
+
+    private void countTransition(State from, State to) {
+        AtomicLongArray counts = transitionCounts;
+        if (counts == null) {
+            TRANSITION_COUNTS.compareAndSet(this, null, new AtomicLongArray(STATES * STATES)); // the first one wins
+            counts = transitionCounts;
+        }
+        counts.incrementAndGet(from.ordinal() * STATES + to.ordinal());
+    }
+
+    @Override
+    public long transitions(State from, State to) {
+        java.util.Objects.requireNonNull(from, "from");
+        java.util.Objects.requireNonNull(to, "to");
+        AtomicLongArray counts = transitionCounts;
+        return counts == null ? 0 : counts.get(from.ordinal() * STATES + to.ordinal());
     }
 
     /** Puts this breaker under a registry's open-share cap (before anyone can use it). */
@@ -781,7 +938,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                             known,
                             s.window,
                             ending.frozen(),
-                            event(s, State.ISOLATED, TransitionReason.ISOLATED, at)))) {
+                            event(s, State.ISOLATED, TransitionReason.ISOLATED, at, ending.frozen())))) {
                 break;
             }
         }
@@ -809,7 +966,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                             0,
                             0,
                             null,
-                            event(s, State.CLOSED, TransitionReason.RESET, at)))) {
+                            event(s, State.CLOSED, TransitionReason.RESET, at, figuresAtReset(s))))) {
                 break;
             }
         }

@@ -84,6 +84,23 @@ class AllocationTests {
     }
 
     @Test
+    void anObservedBreakerAllocatesNothingPerCallOrRejection() {
+        CallObserverTests.Counting observer = new CallObserverTests.Counting();
+        CircuitBreaker b = CircuitBreaker.builder("alloc")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofDays(1))
+                .slowCallThreshold(Duration.ofSeconds(1))
+                .observer(observer)
+                .build();
+        double closed = bytesPerCall(() -> b.get(ANSWER));
+        assertTrue(closed < 0.05, "bytes per observed call: " + closed);
+        b.tryAcquire().onFailure(0, null);
+        double rejected = bytesPerCall(() -> b.tryAcquire().granted());
+        assertTrue(rejected < 0.05, "bytes per observed rejection: " + rejected);
+        assertTrue(observer.successes.sum() == 2L * CALLS && observer.rejected.sum() == 2L * CALLS);
+    }
+
+    @Test
     void aRampingBreakerAllocatesNothingPerRequest() {
         dev.breaker.spi.HalfOpenPolicy ramping = new dev.breaker.spi.HalfOpenPolicy() {
             @Override
