@@ -1,0 +1,233 @@
+package dev.breaker.events;
+
+import dev.breaker.BreakerEvent;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The asynchronous half of a bus: a bounded queue that publishers never wait on, drained by one
+ * thread at a time, either a daemon thread the bus owns or tasks on a user's executor.
+ *
+ * <p><b>What is shared.</b> Publishers (any thread, any breaker) and the one drainer share the
+ * queue (lock-free, unbounded in itself), {@code size} (which makes it bounded), {@code wip} and
+ * {@code closed}. Nothing else is written by more than one thread.
+ *
+ * <p><b>The bound.</b> A publisher first reserves a place: {@code size.incrementAndGet()}; if that
+ * passes the capacity it gives the place back and counts the event as dropped. The drainer gives a
+ * place back for each event it takes. So at most {@code capacity} events wait, and a full queue
+ * costs a publisher two atomic adds, never a wait.
+ *
+ * <p><b>Who drains.</b> {@code wip} counts publications not yet accounted for by the drainer. The
+ * publisher that moves it from 0 wakes the drainer (unparks the bus's thread, or submits one task
+ * to the executor); others only add. The drainer reads {@code wip}, takes everything queued, then
+ * subtracts what it read; if the result is not 0, more arrived, and it goes round again. An event is
+ * queued before its publisher adds to {@code wip}, so when the drainer's subtraction reaches 0 every
+ * counted event has been taken: none is stranded, and only one drainer runs at a time, which keeps
+ * each breaker's events (published one at a time, in generation order) in order.
+ *
+ * <p><b>Executors.</b> A task delivers at most {@value #TASK_BUDGET} events, then resubmits itself
+ * (still the one drainer) so that a shared pool is not held. An executor that refuses a task
+ * (throws) turns what waits into dropped events, counted, and the next publication tries again. An
+ * executor must run every task it accepts: one that silently discards tasks would strand events.
+ *
+ * <p><b>Closing.</b> {@code closed} stops new events (counted as dropped). Close waits, up to its
+ * bound, for the drainer to empty the queue; what is still queued then is taken by the closer and
+ * counted as dropped, and the bus's own thread ends.
+ */
+final class AsyncDelivery {
+
+    /** Most events one executor task delivers before resubmitting itself. */
+    static final int TASK_BUDGET = 256;
+
+    private final Subscribers subscribers;
+    private final int capacity;
+    /** Null when the bus owns its thread. */
+    private final Executor executor;
+
+    private final Thread thread;
+    private final ConcurrentLinkedQueue<BreakerEvent> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger size = new AtomicInteger();
+    private final AtomicInteger wip = new AtomicInteger();
+    private final LongAdder dropped = new LongAdder();
+    private final LongAdder delivered = new LongAdder();
+    private volatile boolean closed;
+    /** Set when close has given up waiting: the drainer delivers nothing more. */
+    private volatile boolean stopped;
+    /** The thread draining right now (the bus's own, or an executor's), to tell a close from a subscriber. */
+    private volatile Thread drainer;
+    /** What {@code wip} becomes when the bus's own thread ends: negative, whatever is added to it later. */
+    private static final int GONE = Integer.MIN_VALUE / 2;
+
+    private final Runnable task = this::drainTask;
+
+    AsyncDelivery(Subscribers subscribers, int capacity, Executor executor, String threadName) {
+        this.subscribers = subscribers;
+        this.capacity = capacity;
+        this.executor = executor;
+        if (executor == null) {
+            thread = new Thread(this::runOwnThread, threadName);
+            drainer = thread;
+            thread.setDaemon(true);
+            thread.start();
+        } else {
+            thread = null;
+        }
+    }
+
+    void publish(BreakerEvent event) {
+        if (closed) {
+            dropped.increment();
+            return;
+        }
+        if (size.incrementAndGet() > capacity) {
+            size.decrementAndGet();
+            dropped.increment();
+            return;
+        }
+        queue.offer(event);
+        int before = wip.getAndIncrement();
+        if (before == 0) {
+            wake();
+        } else if (before < 0) { // the bus's thread has ended (closed): nobody will drain, so this publisher does
+            for (BreakerEvent e; (e = queue.poll()) != null; ) {
+                size.decrementAndGet();
+                dropped.increment();
+            }
+        }
+    }
+
+    private void wake() {
+        if (thread != null) {
+            LockSupport.unpark(thread);
+            return;
+        }
+        submit();
+    }
+
+    /** Hands the drain to the executor; a refusal drops what waits and gives the drain up. */
+    private void submit() {
+        try {
+            executor.execute(task);
+        } catch (Throwable refused) { // RejectedExecutionException, or any executor failure
+            discard();
+        }
+    }
+
+    /** Takes everything counted so far as dropped and gives the drain up (the next publisher takes it). */
+    private void discard() {
+        int seen = wip.get();
+        for (; ; ) {
+            for (BreakerEvent e; (e = queue.poll()) != null; ) {
+                size.decrementAndGet();
+                dropped.increment();
+            }
+            seen = wip.addAndGet(-seen);
+            if (seen == 0) {
+                return;
+            }
+        }
+    }
+
+    private void drainTask() {
+        drainer = Thread.currentThread();
+        try {
+            drainSome();
+        } finally {
+            drainer = null;
+        }
+    }
+
+    private void drainSome() {
+        int seen = wip.get();
+        int budget = TASK_BUDGET;
+        for (; ; ) {
+            for (BreakerEvent e; budget > 0 && (e = queue.poll()) != null; budget--) {
+                size.decrementAndGet();
+                deliver(e);
+            }
+            if (budget == 0 && !queue.isEmpty()) {
+                submit(); // more waits: stay the drainer, on a fresh task
+                return;
+            }
+            seen = wip.addAndGet(-seen);
+            if (seen == 0) {
+                return;
+            }
+        }
+    }
+
+    private void runOwnThread() {
+        for (; ; ) {
+            int seen = wip.get();
+            if (seen == 0) {
+                if (closed && wip.compareAndSet(0, GONE)) {
+                    return; // later publishers see a negative count and drop their events themselves
+                }
+                LockSupport.park(this); // woken by the publisher that moves wip from 0, or by close
+                continue;
+            }
+            for (BreakerEvent e; (e = queue.poll()) != null; ) {
+                size.decrementAndGet();
+                deliver(e);
+            }
+            wip.addAndGet(-seen);
+        }
+    }
+
+    private void deliver(BreakerEvent e) {
+        if (stopped) {
+            dropped.increment(); // close gave up waiting: what is left is counted, not delivered
+            return;
+        }
+        subscribers.deliver(e);
+        delivered.increment();
+    }
+
+    long dropped() {
+        return dropped.sum();
+    }
+
+    long delivered() {
+        return delivered.sum();
+    }
+
+    int queued() {
+        return size.get();
+    }
+
+    /**
+     * Stops new events, waits up to {@code waitNanos} for what is queued to be delivered, then counts
+     * what is left as dropped and ends the bus's thread.
+     *
+     * @return true when everything queued was delivered in time
+     */
+    boolean close(long waitNanos) {
+        closed = true;
+        if (thread != null) {
+            LockSupport.unpark(thread);
+        }
+        if (drainer == Thread.currentThread()) {
+            return false; // closed from a subscriber: it cannot wait for itself; its drain delivers the rest
+        }
+        long deadline = System.nanoTime() + waitNanos;
+        boolean drained;
+        while (!(drained = wip.get() <= 0) && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        if (!drained) {
+            stopped = true;
+            for (BreakerEvent e; (e = queue.poll()) != null; ) {
+                size.decrementAndGet();
+                dropped.increment();
+            }
+        }
+        if (thread != null) {
+            LockSupport.unpark(thread);
+        }
+        return drained;
+    }
+}
