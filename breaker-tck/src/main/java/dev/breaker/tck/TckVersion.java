@@ -23,9 +23,12 @@ public final class TckVersion {
      *     {@link HalfOpenPolicyContract} holds a policy to them (a round ends once every probe
      *     has reported, sane verdicts, stable calm period and ramp, exact admission through a
      *     breaker).</li>
+     * <li>Listeners and call observers: {@link BreakerListenerContract} (every kind of event,
+     *     a flood from many threads that does not hold them, a breaker that decides the same with
+     *     the listener attached, racing observer calls).</li>
      * </ol>
      */
-    public static final int CONTRACT = 4;
+    public static final int CONTRACT = 5;
 
     private TckVersion() {}
 }
