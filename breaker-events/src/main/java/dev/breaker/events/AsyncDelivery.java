@@ -167,6 +167,8 @@ final class AsyncDelivery {
                 if (closed && wip.compareAndSet(0, GONE)) {
                     return; // later publishers see a negative count and drop their events themselves
                 }
+                Thread.interrupted(); // a subscriber that interrupted this thread would make park return at once,
+                // forever
                 LockSupport.park(this); // woken by the publisher that moves wip from 0, or by close
                 continue;
             }

@@ -319,6 +319,32 @@ class AsyncBusTests {
         }
     }
 
+    @Test
+    void aSubscriberThatInterruptsTheBusThreadNeitherStopsNorSpinsIt() throws Exception {
+        AtomicInteger delivered = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<Thread> busThread =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        try (EventBus bus = EventBus.async()) {
+            bus.subscribe(BreakerEvent.class, e -> {
+                busThread.set(Thread.currentThread());
+                Thread.currentThread().interrupt();
+                delivered.incrementAndGet();
+            });
+            bus.onEvent(transition("a", 1));
+            EventBusTests.await(delivered::get, 1);
+            int parked = 0;
+            for (int i = 0; i < 20; i++) {
+                Thread.sleep(10);
+                if (busThread.get().getState() == Thread.State.WAITING) {
+                    parked++;
+                }
+            }
+            assertTrue(parked >= 15, "the idle bus thread was parked in " + parked + " of 20 samples");
+            bus.onEvent(transition("a", 2));
+            EventBusTests.await(delivered::get, 2);
+        }
+    }
+
     private static boolean busThreadAlive(EventBus bus) {
         String name = bus.toString().replaceAll(".*thread (dev\\.breaker-event-bus-\\d+).*", "$1");
         return Thread.getAllStackTraces().keySet().stream()
