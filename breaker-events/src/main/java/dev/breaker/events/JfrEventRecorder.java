@@ -32,8 +32,8 @@ import java.util.Objects;
  * (the breaker's own ticker may be a fake one, so its reading is not copied).
  *
  * <p>When no recording wants an event, a breaker event costs one check of
- * {@link jdk.jfr.Event#shouldCommit()} on an event object that the JIT compiler normally never
- * allocates, and no field is copied. The JFR event classes are package-private: they are not part
+ * {@link jdk.jfr.Event#isEnabled()}: no event object is made and no field is copied. When one does,
+ * {@link jdk.jfr.Event#shouldCommit()} decides, then the fields are copied and the event committed. The JFR event classes are package-private: they are not part
  * of the API, and JFR records them on the module path and on the class path alike.
  *
  * <p>Stateless and thread-safe. A {@code null} event, which a breaker never passes, is a
@@ -42,6 +42,13 @@ import java.util.Objects;
 public final class JfrEventRecorder implements BreakerListener {
 
     private static final JfrEventRecorder INSTANCE = new JfrEventRecorder();
+
+    // Asked only isEnabled(), which reads the event type's state, never the instance's: so that no
+    // event object is made while no recording wants one (the JIT of JDK 17 removes such an object,
+    // that of JDK 25 does not always). Never committed.
+    private static final JfrStateTransition TRANSITIONS = new JfrStateTransition();
+    private static final JfrLateResult LATE_RESULTS = new JfrLateResult();
+    private static final JfrTripSuppressed SUPPRESSED_TRIPS = new JfrTripSuppressed();
 
     private JfrEventRecorder() {}
 
@@ -64,6 +71,9 @@ public final class JfrEventRecorder implements BreakerListener {
     public void onEvent(BreakerEvent event) {
         Objects.requireNonNull(event, "event");
         if (event instanceof StateTransition t) {
+            if (!TRANSITIONS.isEnabled()) {
+                return;
+            }
             JfrStateTransition e = new JfrStateTransition();
             if (e.shouldCommit()) {
                 e.breakerName = t.breakerName();
@@ -77,6 +87,9 @@ public final class JfrEventRecorder implements BreakerListener {
                 e.commit();
             }
         } else if (event instanceof LateResult l) {
+            if (!LATE_RESULTS.isEnabled()) {
+                return;
+            }
             JfrLateResult e = new JfrLateResult();
             if (e.shouldCommit()) {
                 e.breakerName = l.breakerName();
@@ -85,6 +98,9 @@ public final class JfrEventRecorder implements BreakerListener {
                 e.commit();
             }
         } else if (event instanceof TripSuppressed s) {
+            if (!SUPPRESSED_TRIPS.isEnabled()) {
+                return;
+            }
             JfrTripSuppressed e = new JfrTripSuppressed();
             if (e.shouldCommit()) {
                 e.breakerName = s.breakerName();
