@@ -1,0 +1,121 @@
+package dev.breaker.events;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.breaker.CircuitBreaker;
+import dev.breaker.State;
+import dev.breaker.StateTransition;
+import dev.breaker.Ticker;
+import dev.breaker.TransitionReason;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Chosen interleavings of a rejecting thread with the thread that delivers a transition: the
+ * rejecter is held inside {@link Slf4jEventLogger#onRejected} after it looked its breaker's record
+ * up and before it counts (its ticker reading is where it waits), while the transition is delivered.
+ */
+class RejectionInterleavingTests {
+
+    /** A ticker that holds the thread named {@code held} at its first reading until released. */
+    private static final class GateTicker implements Ticker {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public long read() {
+            if (Thread.currentThread().getName().equals("held") && entered.getCount() > 0) {
+                entered.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return 0;
+        }
+    }
+
+    private final GateTicker ticker = new GateTicker();
+    private final CapturedLog captured = new CapturedLog();
+    private final Slf4jEventLogger log =
+            Slf4jEventLogger.builder().logger(captured).ticker(ticker).build();
+    private final CircuitBreaker b = CircuitBreaker.builder("held").build();
+
+    /** Counts three rejections, then delivers {@code to} while a fourth is held between lookup and count. */
+    private void transitionWhileARejectionIsHeld(State to) throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            log.onRejected(b, State.OPEN);
+        }
+        Thread held = new Thread(() -> log.onRejected(b, State.OPEN), "held");
+        held.start();
+        ticker.entered.await(30, TimeUnit.SECONDS);
+        log.onEvent(new StateTransition("held", State.OPEN, to, 2, TransitionReason.RESET, 0));
+        ticker.release.countDown();
+        held.join(TimeUnit.SECONDS.toMillis(30));
+    }
+
+    @Test
+    void aRejectionHeldAcrossACloseIsMovedToTheBreakersNewRecordNotLost() throws InterruptedException {
+        transitionWhileARejectionIsHeld(State.CLOSED);
+        assertEquals(
+                List.of("breaker 'held' rejected 3 calls in the last 0 ms (state OPEN)"),
+                captured.summaries().stream().map(CapturedLog.Line::text).toList());
+        assertEquals(1, log.trackedBreakers(), "the retired record's late count found a new one");
+        assertEquals(1, log.pendingRejections("held"));
+
+        log.onEvent(new StateTransition("held", State.CLOSED, State.OPEN, 3, TransitionReason.WINDOW_TRIPPED, 0));
+        assertEquals(4, captured.summarised());
+        assertEquals(
+                "breaker 'held' rejected 1 call in the last 0 ms (state OPEN)",
+                captured.summaries().get(1).text());
+    }
+
+    @Test
+    void aRejectionHeldAcrossAnotherTransitionWaitsForTheNextSummary() throws InterruptedException {
+        transitionWhileARejectionIsHeld(State.HALF_OPEN);
+        assertEquals(3, captured.summarised());
+        assertEquals(1, log.trackedBreakers());
+        assertEquals(1, log.pendingRejections("held"));
+    }
+
+    @Test
+    void aRejectionCountedWhileTheClosesSummaryIsWrittenIsMovedNotLost() throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            log.onRejected(b, State.OPEN);
+        }
+        CountDownLatch writing = new CountDownLatch(1);
+        CountDownLatch written = new CountDownLatch(1);
+        captured.beforeEachLine = line -> { // the closer, having emptied the record, waits here
+            if (Thread.currentThread().getName().equals("closer")) {
+                writing.countDown();
+                await(written);
+            }
+        };
+        Thread held = new Thread(() -> log.onRejected(b, State.OPEN), "held");
+        held.start();
+        ticker.entered.await(30, TimeUnit.SECONDS); // the rejecter has looked the record up
+        Thread closer = new Thread(
+                () -> log.onEvent(new StateTransition("held", State.OPEN, State.CLOSED, 2, TransitionReason.RESET, 0)),
+                "closer");
+        closer.start();
+        writing.await(30, TimeUnit.SECONDS); // the record is emptied, and (it must be) retired
+        ticker.release.countDown();
+        held.join(TimeUnit.SECONDS.toMillis(30)); // counted into the emptied record, then saw it retired
+        written.countDown();
+        closer.join(TimeUnit.SECONDS.toMillis(30));
+
+        assertEquals(3, captured.summarised());
+        assertEquals(1, log.pendingRejections("held"), "moved to the breaker's new record");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
