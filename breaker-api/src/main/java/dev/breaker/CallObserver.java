@@ -18,6 +18,13 @@ package dev.breaker;
  * without a line per call). An observer that throws is logged once per breaker and otherwise
  * ignored: it changes no decision and costs the caller nothing.
  *
+ * <p><b>Order against events.</b> Observer calls happen on the calling threads, as calls settle;
+ * {@link BreakerListener}s get transitions through the breaker's event delivery, possibly on
+ * another thread and later. Nothing orders the two: a rejection by an OPEN breaker may reach an
+ * observer after a listener has already heard of the transition out of OPEN. An observer that
+ * groups calls by the state they met should use the {@code state} it is given, not the last
+ * transition it heard of.
+ *
  * <p>Every method does nothing by default; implement the ones wanted.
  */
 public interface CallObserver {

@@ -40,6 +40,27 @@ public record StateTransition(
         implements BreakerEvent {
 
     /**
+     * Checks the parts every listener relies on.
+     *
+     * @param breakerName see the record
+     * @param from see the record
+     * @param to see the record
+     * @param generation see the record
+     * @param reason see the record
+     * @param atNanos see the record
+     * @param calls see the record
+     * @param failureRate see the record
+     * @param slowCallRate see the record
+     * @throws NullPointerException when the name, a state or the reason is null
+     */
+    public StateTransition {
+        java.util.Objects.requireNonNull(breakerName, "breakerName");
+        java.util.Objects.requireNonNull(from, "from");
+        java.util.Objects.requireNonNull(to, "to");
+        java.util.Objects.requireNonNull(reason, "reason");
+    }
+
+    /**
      * A transition without figures (no calls, rates 0): for tests and hand-made events.
      *
      * @param breakerName the breaker's name

@@ -10,4 +10,18 @@ package dev.breaker;
  * @param notClosed   the registry's breakers not CLOSED because of trips (or isolated) when it was refused
  * @param limit       how many may be, {@code max(1, floor(maxOpenShare * breakers))}
  */
-public record TripSuppressed(String breakerName, long generation, int notClosed, int limit) implements BreakerEvent {}
+public record TripSuppressed(String breakerName, long generation, int notClosed, int limit) implements BreakerEvent {
+
+    /**
+     * Checks the name every listener relies on.
+     *
+     * @param breakerName see the record
+     * @param generation see the record
+     * @param notClosed see the record
+     * @param limit see the record
+     * @throws NullPointerException when the name is null
+     */
+    public TripSuppressed {
+        java.util.Objects.requireNonNull(breakerName, "breakerName");
+    }
+}

@@ -112,6 +112,27 @@ class TransitionFiguresTests {
     }
 
     @Test
+    void eventsRefuseNullPartsByName() {
+        assertTrue(assertThrows(
+                        NullPointerException.class,
+                        () -> new StateTransition(null, State.CLOSED, State.OPEN, 1, TransitionReason.RESET, 0))
+                .getMessage()
+                .contains("breakerName"));
+        assertTrue(assertThrows(
+                        NullPointerException.class,
+                        () -> new StateTransition("x", State.CLOSED, null, 1, TransitionReason.RESET, 0))
+                .getMessage()
+                .contains("to"));
+        assertTrue(assertThrows(
+                        NullPointerException.class,
+                        () -> new StateTransition("x", State.CLOSED, State.OPEN, 1, null, 0))
+                .getMessage()
+                .contains("reason"));
+        assertThrows(NullPointerException.class, () -> new LateResult(null, 1, 2));
+        assertThrows(NullPointerException.class, () -> new TripSuppressed(null, 1, 1, 1));
+    }
+
+    @Test
     void transitionsAreCountedByTheirPair() {
         CircuitBreaker b = breaker(1, 1);
         assertEquals(0, b.transitions(State.CLOSED, State.OPEN), "none yet");
