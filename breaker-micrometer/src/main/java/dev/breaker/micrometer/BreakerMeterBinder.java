@@ -82,8 +82,9 @@ import java.util.Objects;
  * <p><b>Binding again.</b> One binder may be bound to several meter registries, each getting its
  * own meters. Binding it twice to one meter registry does nothing the second time. Two binders
  * that bind the same breaker to one meter registry share its meters (Micrometer knows a meter by
- * its name and tags and hands the second registration the first meter), so nothing is counted
- * twice; but then either binder's removal removes them. For the same reason, two different
+ * its name and tags and hands the second registration the first meter; Micrometer logs one
+ * warning about the gauges registered again), so nothing is counted twice; but then either
+ * binder's removal removes them. For the same reason, two different
  * breakers with one name (from two registries, say) must be told apart by common tags when they
  * share a meter registry, or the second reads as the first.
  *

@@ -47,7 +47,7 @@ final class BreakerMeters {
 
     private BreakerMeters(CircuitBreaker breaker) {
         this.breaker = breaker;
-        this.meters = new ArrayList<>(4 + 5 + 2 + 2 + PAIRS.size());
+        this.meters = new ArrayList<>();
     }
 
     /**
@@ -153,17 +153,15 @@ final class BreakerMeters {
                 .register(registry));
     }
 
-    /** Removes every meter registered for this breaker; removing one already gone does nothing. */
+    /**
+     * Removes every meter registered for this breaker; removing one already gone does nothing.
+     * Called once: the caller drops this object afterwards. (Micrometer removes by id, so a second
+     * call could remove another breaker's meters registered under the same name since.)
+     */
     void remove(MeterRegistry registry) {
         for (Meter meter : meters) {
             registry.remove(meter);
         }
-        meters.clear();
-    }
-
-    /** How many meters are registered now (for tests). */
-    int size() {
-        return meters.size();
     }
 
     /** The tag value of a state: its name in lower case ({@code half_open}). */

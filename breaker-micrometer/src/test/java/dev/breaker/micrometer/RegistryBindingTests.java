@@ -243,11 +243,34 @@ class RegistryBindingTests {
     @Test
     void anAnnouncementAfterCloseBindsNothing() {
         BreakerRegistry registry = registry();
+        registry.breaker("bound");
         BreakerMeterBinder binder = new BreakerMeterBinder(registry);
         binder.bindTo(meters);
         Binding binding = binder.binding(meters);
+        assertEquals(Set.of("bound"), binding.bound().keySet());
         binder.close();
+        assertEquals(Map.of(), binding.bound(), "holds no breaker once closed");
         binding.added(registry.breaker("late")); // one the registry was telling as the binder closed
         assertEquals(List.of(), meters.getMeters());
+        assertEquals(Map.of(), binding.bound());
+    }
+
+    @Test
+    void closingLetsTheRegistryForgetTheMeterRegistry() throws InterruptedException {
+        BreakerRegistry registry = registry();
+        registry.breaker("a");
+        MeterRegistry shortLived = new SimpleMeterRegistry();
+        BreakerMeterBinder binder = new BreakerMeterBinder(registry);
+        binder.bindTo(shortLived);
+        binder.close();
+        java.lang.ref.WeakReference<MeterRegistry> ref = new java.lang.ref.WeakReference<>(shortLived);
+        shortLived = null;
+        for (int i = 0; i < 100 && ref.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertEquals(null, ref.get(), "the registry still watches for the closed binder");
+        registry.breaker("b"); // and making a breaker still works
+        assertEquals(2, registry.breakers().size());
     }
 }
