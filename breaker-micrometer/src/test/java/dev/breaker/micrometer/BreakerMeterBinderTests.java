@@ -332,6 +332,27 @@ class BreakerMeterBinderTests {
         return List.of(new Measurement(((FunctionCounter) m).count()));
     }
 
+    /** Binds a breaker that only the meters will hold, and returns a weak reference to it. */
+    private java.lang.ref.WeakReference<CircuitBreaker> bindAndForget() {
+        CircuitBreaker b = CircuitBreaker.builder("forgotten").build();
+        b.tryAcquire().onSuccess(0);
+        new BreakerMeterBinder(b).bindTo(meters);
+        return new java.lang.ref.WeakReference<>(b);
+    }
+
+    @Test
+    void theMetersHoldTheirBreakerStrongly() throws InterruptedException {
+        java.lang.ref.WeakReference<CircuitBreaker> ref = bindAndForget();
+        for (int i = 0; i < 5; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertTrue(ref.get() != null, "collected while its meters were registered");
+        assertEquals(1.0, Meters.calls(meters, "forgotten", "success"));
+        assertEquals(1.0, Meters.state(meters, "forgotten", "closed"));
+        assertEquals(0.0, Meters.transitions(meters, "forgotten", "closed", "open"));
+    }
+
     @Test
     void bindingTwiceToOneMeterRegistryDoesNothingTheSecondTime() {
         CircuitBreaker b = payments();
