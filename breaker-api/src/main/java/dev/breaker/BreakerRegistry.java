@@ -45,8 +45,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * metrics binder. A watcher that throws is logged (WARNING, {@code System.Logger}
  * "dev.breaker") and changes nothing: the breaker is made or removed, and the other watchers
  * still hear of it. A watcher is told of the breakers that exist when it starts watching, then of
- * every change; a breaker made while the watcher is being added may be announced to it twice,
- * so a watcher must treat a second {@code added} of the same breaker as a no-op.
+ * every change, on the threads that make those changes, so announcements of one name can arrive
+ * out of order: a breaker made while the watcher is being added may be announced twice, its
+ * {@code added} may arrive after its {@code removed} (it was read for the first announcement, then
+ * removed), and a name's new breaker may be announced before the old one's {@code removed}. A
+ * watcher that keeps state per breaker should therefore treat a second {@code added} as a no-op and
+ * ask {@link #find(String)} whether a breaker it is told of is still its name's before acting (the
+ * Micrometer binder does both).
  */
 public final class BreakerRegistry {
 

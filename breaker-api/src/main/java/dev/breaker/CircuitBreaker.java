@@ -215,8 +215,9 @@ public interface CircuitBreaker {
     BreakerMetrics metrics();
 
     /**
-     * How many times this breaker has moved from one state to another since it was made: what a
-     * dashboard's transition counter reads, with no listener attached. Counted by the thread whose
+     * How many transitions from {@code from} to {@code to} this breaker has made since it was made
+     * (every generation begins with one; a {@link #reset()} of a CLOSED breaker counts as CLOSED to
+     * CLOSED): what a dashboard's transition counter reads, with no listener attached. Counted by the thread whose
      * compare-and-set made each transition, so the counts lag nothing that {@link #state()} shows.
      *
      * @param from the state left
@@ -226,8 +227,8 @@ public interface CircuitBreaker {
      * @throws NullPointerException when a state is null
      */
     default long transitions(State from, State to) {
-        java.util.Objects.requireNonNull(from, "from");
-        java.util.Objects.requireNonNull(to, "to");
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
         return 0;
     }
 
