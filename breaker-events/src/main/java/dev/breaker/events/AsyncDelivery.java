@@ -185,7 +185,11 @@ final class AsyncDelivery {
             dropped.increment(); // close gave up waiting: what is left is counted, not delivered
             return;
         }
-        subscribers.deliver(e);
+        try {
+            subscribers.deliver(e);
+        } catch (Throwable unexpected) { // it lets no subscriber's failure out; should anything else escape, the
+            // drain must live on, or every later event would be stranded
+        }
         delivered.increment();
     }
 

@@ -46,16 +46,24 @@ final class Subscribers {
                 } catch (Throwable t) { // an Error too: one subscriber must not cost the others their event
                     failures.increment();
                     if (s.failed()) {
-                        LOG.warn(
-                                "event subscriber {} for {} threw on {} (failure {}; it stays subscribed)",
-                                s.consumer(),
-                                s.type().getSimpleName(),
-                                event,
-                                s.failures(),
-                                t);
+                        logFailure(s, event, t);
                     }
                 }
             }
+        }
+    }
+
+    private static void logFailure(Subscription s, BreakerEvent event, Throwable t) {
+        try {
+            LOG.warn(
+                    "event subscriber {} for {} threw on {} (failure {}; it stays subscribed)",
+                    s.consumer(),
+                    s.type().getSimpleName(),
+                    event,
+                    s.failures(),
+                    t);
+        } catch (Throwable loggingFailed) { // an exception that cannot print itself, or a broken logger
+            // nothing more can be said safely; the event still reaches the other subscribers
         }
     }
 }
