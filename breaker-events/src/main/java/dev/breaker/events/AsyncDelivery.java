@@ -1,9 +1,12 @@
 package dev.breaker.events;
 
 import dev.breaker.BreakerEvent;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -30,7 +33,11 @@ import java.util.concurrent.locks.LockSupport;
  * each breaker's events (published one at a time, in generation order) in order.
  *
  * <p><b>Executors.</b> A task delivers at most {@value #TASK_BUDGET} events, then resubmits itself
- * (still the one drainer) so that a shared pool is not held. An executor that refuses a task
+ * (still the one drainer) so that a shared pool is not held. Each submission is claimed once, by
+ * the task when it runs or by the submitter when {@code execute} throws, so an executor that both
+ * accepts a task and throws never makes two drainers. An executor that runs the task on the spot
+ * ({@code Runnable::run}) is detected, and the drain goes on in its loop instead of one stack frame
+ * deeper per task. An executor that refuses a task
  * (throws) turns what waits into dropped events, counted, and the next publication tries again. An
  * executor must run every task it accepts: one that silently discards tasks would strand events.
  *
@@ -57,12 +64,27 @@ final class AsyncDelivery {
     private volatile boolean closed;
     /** Set when close has given up waiting: the drainer delivers nothing more. */
     private volatile boolean stopped;
-    /** The thread draining right now (the bus's own, or an executor's), to tell a close from a subscriber. */
+    /**
+     * The thread draining right now (the bus's own, or an executor's), to tell a close from a
+     * subscriber. A task clears it only if it is still its own (a resubmitted task may already run).
+     */
     private volatile Thread drainer;
+    /** The drainer's thread while it is inside {@code execute} for its own next task. */
+    private volatile Thread resubmitter;
+    /** Set when that next task ran on the spot; written and read only on the resubmitter's thread. */
+    private boolean ranInline;
+
+    private static final VarHandle DRAINER;
+
+    static {
+        try {
+            DRAINER = MethodHandles.lookup().findVarHandle(AsyncDelivery.class, "drainer", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** What {@code wip} becomes when the bus's own thread ends: negative, whatever is added to it later. */
     private static final int GONE = Integer.MIN_VALUE / 2;
-
-    private final Runnable task = this::drainTask;
 
     AsyncDelivery(Subscribers subscribers, int capacity, Executor executor, String threadName) {
         this.subscribers = subscribers;
@@ -105,15 +127,55 @@ final class AsyncDelivery {
             LockSupport.unpark(thread);
             return;
         }
-        submit();
+        submit(false);
     }
 
-    /** Hands the drain to the executor; a refusal drops what waits and gives the drain up. */
-    private void submit() {
+    /**
+     * Hands the drain to the executor; a refusal drops what waits and gives the drain up.
+     *
+     * @param resubmit true when the drainer hands its own drain on
+     * @return true when the executor ran the resubmitted task on the spot, on this thread: the caller
+     *     is still the drainer and goes on
+     */
+    private boolean submit(boolean resubmit) {
+        Task task = new Task();
+        if (resubmit) {
+            ranInline = false;
+            resubmitter = Thread.currentThread();
+        }
         try {
             executor.execute(task);
         } catch (Throwable refused) { // RejectedExecutionException, or any executor failure
-            discard();
+            if (task.claim()) { // nobody runs it
+                discard();
+                return false;
+            } // else it ran or runs anyway: its thread is the drainer, the complaint changes nothing
+        } finally {
+            if (resubmit) {
+                resubmitter = null;
+            }
+        }
+        return resubmit && ranInline;
+    }
+
+    /** One submission of the drain: it runs once, and not at all if its submitter claimed it back. */
+    private final class Task implements Runnable {
+        private final AtomicBoolean claimed = new AtomicBoolean();
+
+        boolean claim() {
+            return claimed.compareAndSet(false, true);
+        }
+
+        @Override
+        public void run() {
+            if (!claim()) {
+                return; // the executor threw after accepting it: what waited was dropped
+            }
+            if (resubmitter == Thread.currentThread()) {
+                ranInline = true; // run on the spot by the drainer's own execute: its loop goes on
+                return;
+            }
+            drainTask();
         }
     }
 
@@ -133,11 +195,12 @@ final class AsyncDelivery {
     }
 
     private void drainTask() {
-        drainer = Thread.currentThread();
+        Thread me = Thread.currentThread();
+        drainer = me;
         try {
             drainSome();
         } finally {
-            drainer = null;
+            DRAINER.compareAndSet(this, me, null); // not the next task's
         }
     }
 
@@ -149,9 +212,12 @@ final class AsyncDelivery {
                 size.decrementAndGet();
                 deliver(e);
             }
-            if (budget == 0 && !queue.isEmpty()) {
-                submit(); // more waits: stay the drainer, on a fresh task
-                return;
+            if (budget == 0 && !queue.isEmpty()) { // more waits: stay the drainer, on a fresh task
+                if (!submit(true)) {
+                    return;
+                }
+                budget = TASK_BUDGET; // the executor ran it here and now: go on in this loop, not a frame deeper
+                continue;
             }
             seen = wip.addAndGet(-seen);
             if (seen == 0) {

@@ -2,11 +2,21 @@ package dev.breaker.events;
 
 import static dev.breaker.events.EventBusTests.transition;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.breaker.BreakerEvent;
+import dev.breaker.StateTransition;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -58,6 +68,135 @@ class BusAttackTests {
             assertEquals(10, bus.subscriberFailures());
             bus.close();
             assertEquals(0, bus.droppedEvents());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void anInlineExecutorDeliversALongChainWithoutGoingAFrameDeeperPerTask() throws Exception {
+        int chain = 2_000_000;
+        EventBus bus = EventBus.builder().capacity(4).executor(Runnable::run).build();
+        AtomicLong delivered = new AtomicLong();
+        bus.subscribe(StateTransition.class, t -> {
+            delivered.incrementAndGet();
+            if (t.generation() < chain) {
+                bus.onEvent(transition("a", t.generation() + 1)); // queued behind this delivery, never more than one
+            }
+        });
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread publisher = new Thread(
+                null,
+                () -> {
+                    try {
+                        bus.onEvent(transition("a", 1));
+                    } catch (Throwable t) {
+                        failed.set(t);
+                    }
+                },
+                "publisher",
+                512 * 1024);
+        publisher.start();
+        publisher.join(TimeUnit.SECONDS.toMillis(60));
+        assertNull(failed.get());
+        assertEquals(0, bus.droppedEvents(), "the queue never held more than one event");
+        assertEquals(chain, delivered.get(), "every link of the chain delivered");
+        assertEquals(0, bus.subscriberFailures());
+        bus.close();
+    }
+
+    @Test
+    void aSubscriberThatClosesTheBusOnAResubmittedTaskDoesNotWaitForItself() throws Exception {
+        int events = AsyncDelivery.TASK_BUDGET + 50;
+        EventBus bus = EventBus.builder()
+                .capacity(1024)
+                .closeWait(Duration.ofSeconds(3))
+                .executor(
+                        r -> { // a fresh thread per task, started before the submitter returns from execute:
+                            // the resubmitted task begins before the task that submitted it has ended
+                            Thread t = new Thread(r, "task");
+                            t.start();
+                            try {
+                                Thread.sleep(50);
+                            } catch (InterruptedException ie) {
+                                Thread.currentThread().interrupt();
+                            }
+                        })
+                .build();
+        CountDownLatch gate = new CountDownLatch(1);
+        AtomicInteger delivered = new AtomicInteger();
+        AtomicLong closeTook = new AtomicLong(-1);
+        bus.subscribe(StateTransition.class, t -> {
+            try {
+                gate.await();
+                if (t.generation() == AsyncDelivery.TASK_BUDGET + 1) { // the first event of the second task
+                    Thread.sleep(100); // the first task has long returned
+                    long start = System.nanoTime();
+                    bus.close(); // documented: from a subscriber it does not wait
+                    closeTook.set(System.nanoTime() - start);
+                }
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+            }
+            delivered.incrementAndGet();
+        });
+        for (int i = 1; i <= events; i++) {
+            bus.onEvent(transition("a", i));
+        }
+        gate.countDown();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (delivered.get() + bus.droppedEvents() < events && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertTrue(
+                closeTook.get() >= 0 && closeTook.get() < TimeUnit.SECONDS.toNanos(1),
+                "close from a subscriber waited " + closeTook.get() / 1_000_000 + " ms for itself");
+        assertEquals(events, delivered.get(), "the queue was delivered after the subscriber's close");
+        assertEquals(0, bus.droppedEvents());
+    }
+
+    @Test
+    void anExecutorThatAcceptsATaskAndThrowsAnywayNeverMakesTwoDrainers() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try {
+            for (int round = 0; round < 20; round++) {
+                EventBus bus = EventBus.builder()
+                        .capacity(1 << 16)
+                        .executor(r -> {
+                            pool.execute(r);
+                            throw new RejectedExecutionException("accepted, and complains anyway");
+                        })
+                        .build();
+                AtomicInteger concurrent = new AtomicInteger();
+                AtomicInteger maxConcurrent = new AtomicInteger();
+                AtomicLong delivered = new AtomicLong();
+                AtomicLong outOfOrder = new AtomicLong();
+                long[] last = {0};
+                bus.subscribe(StateTransition.class, t -> {
+                    maxConcurrent.accumulateAndGet(concurrent.incrementAndGet(), Math::max);
+                    if (t.generation() <= last[0]) {
+                        outOfOrder.incrementAndGet();
+                    }
+                    last[0] = t.generation();
+                    for (int spin = 0; spin < 200; spin++) {
+                        Thread.onSpinWait();
+                    }
+                    delivered.incrementAndGet();
+                    concurrent.decrementAndGet();
+                });
+                int published = 20_000;
+                for (int i = 1; i <= published; i++) {
+                    bus.onEvent(transition("a", i));
+                }
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (delivered.get() + bus.droppedEvents() < published && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
+                }
+                Thread.sleep(20); // a second drainer, if any, has had time to show itself
+                assertEquals(1, maxConcurrent.get(), "round " + round + ": one delivery at a time");
+                assertEquals(0, outOfOrder.get(), "round " + round + ": in publication order");
+                assertEquals(published, delivered.get() + bus.droppedEvents(), "round " + round);
+            }
         } finally {
             pool.shutdownNow();
         }
