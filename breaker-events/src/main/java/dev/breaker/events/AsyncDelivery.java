@@ -273,7 +273,8 @@ final class AsyncDelivery {
 
     /**
      * Stops new events, waits up to {@code waitNanos} for what is queued to be delivered, then counts
-     * what is left as dropped and ends the bus's thread.
+     * what is left as dropped and ends the bus's thread: when everything was delivered in time it
+     * returns once that thread has ended (within what is left of the wait).
      *
      * @return true when everything queued was delivered in time
      */
@@ -299,6 +300,11 @@ final class AsyncDelivery {
         }
         if (thread != null) {
             LockSupport.unpark(thread);
+            try { // on its way out, unless a subscriber holds it: wait for it, not past the deadline
+                TimeUnit.NANOSECONDS.timedJoin(thread, deadline - System.nanoTime());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // the closer asked not to wait; the thread still ends
+            }
         }
         return drained;
     }

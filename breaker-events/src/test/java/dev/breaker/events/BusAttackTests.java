@@ -2,6 +2,7 @@ package dev.breaker.events;
 
 import static dev.breaker.events.EventBusTests.transition;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -199,6 +200,21 @@ class BusAttackTests {
             }
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void closeReturnsOnlyOnceTheBusThreadHasEnded() throws Exception {
+        for (int round = 0; round < 300; round++) {
+            EventBus bus = EventBus.async();
+            AtomicInteger delivered = new AtomicInteger();
+            bus.subscribe(BreakerEvent.class, e -> delivered.incrementAndGet());
+            bus.onEvent(transition("a", 1));
+            EventBusTests.await(delivered::get, 1);
+            Thread thread = busThread(bus);
+            assertTrue(thread != null && thread.isAlive(), "round " + round);
+            bus.close();
+            assertFalse(thread.isAlive(), "round " + round + ": close returned, the bus's thread still runs");
         }
     }
 
