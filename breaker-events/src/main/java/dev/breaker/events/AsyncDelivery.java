@@ -308,4 +308,15 @@ final class AsyncDelivery {
         }
         return drained;
     }
+
+    /**
+     * The bus became unreachable without being closed: nobody can publish any more, so its thread
+     * delivers what waits and ends. Does not wait (it runs on a cleaner's thread).
+     */
+    void abandon() {
+        closed = true;
+        if (thread != null) {
+            LockSupport.unpark(thread);
+        }
+    }
 }

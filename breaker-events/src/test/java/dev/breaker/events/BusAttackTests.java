@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.breaker.BreakerEvent;
 import dev.breaker.StateTransition;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -216,6 +218,27 @@ class BusAttackTests {
             bus.close();
             assertFalse(thread.isAlive(), "round " + round + ": close returned, the bus's thread still runs");
         }
+    }
+
+    @Test
+    void anAbandonedBusDoesNotKeepItsThreadForever() throws Exception {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            EventBus bus = EventBus.async();
+            bus.subscribe(BreakerEvent.class, e -> {});
+            bus.onEvent(transition("a", 1));
+            names.add(threadName(bus));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long alive;
+        do {
+            System.gc();
+            Thread.sleep(20);
+            alive = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> names.contains(t.getName()) && t.isAlive())
+                    .count();
+        } while (alive > 0 && System.nanoTime() < deadline);
+        assertEquals(0, alive, "threads of buses nobody can reach any more");
     }
 
     static String threadName(EventBus bus) {
