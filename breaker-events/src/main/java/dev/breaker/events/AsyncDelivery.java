@@ -27,7 +27,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p><b>Who drains.</b> {@code wip} counts publications not yet accounted for by the drainer. The
  * publisher that moves it from 0 wakes the drainer (unparks the bus's thread, or submits one task
  * to the executor); others only add. The drainer reads {@code wip}, takes everything queued, then
- * subtracts what it read; if the result is not 0, more arrived, and it goes round again. An event is
+ * subtracts what it read; if the result is not 0, more arrived, and it goes round again. (After a
+ * round of {@value #TASK_BUDGET} events, which may not have emptied the queue, it subtracts all but
+ * one: the count stays bounded, and above 0, so the drain stays its own.) An event is
  * queued before its publisher adds to {@code wip}, so when the drainer's subtraction reaches 0 every
  * counted event has been taken: none is stranded, and only one drainer runs at a time, which keeps
  * each breaker's events (published one at a time, in generation order) in order.
@@ -213,10 +215,12 @@ final class AsyncDelivery {
                 deliver(e);
             }
             if (budget == 0 && !queue.isEmpty()) { // more waits: stay the drainer, on a fresh task
+                wip.addAndGet(1 - seen); // all it has seen but one: the count stays bounded, and above 0
                 if (!submit(true)) {
                     return;
                 }
-                budget = TASK_BUDGET; // the executor ran it here and now: go on in this loop, not a frame deeper
+                seen = wip.get(); // the executor ran it here and now: go on in this loop, not a frame deeper
+                budget = TASK_BUDGET;
                 continue;
             }
             seen = wip.addAndGet(-seen);
@@ -238,11 +242,15 @@ final class AsyncDelivery {
                 LockSupport.park(this); // woken by the publisher that moves wip from 0, or by close
                 continue;
             }
-            for (BreakerEvent e; (e = queue.poll()) != null; ) {
+            int budget = TASK_BUDGET;
+            for (BreakerEvent e; budget > 0 && (e = queue.poll()) != null; budget--) {
                 size.decrementAndGet();
                 deliver(e);
             }
-            wip.addAndGet(-seen);
+            // a queue that never empties (a subscriber a little slower than its publishers) would keep
+            // the count growing past Integer.MAX_VALUE: after a full budget, account for all it has seen
+            // but one, which keeps the count bounded and above 0 (the drain stays this thread's)
+            wip.addAndGet(budget == 0 ? 1 - seen : -seen);
         }
     }
 

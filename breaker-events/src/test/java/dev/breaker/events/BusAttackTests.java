@@ -241,6 +241,54 @@ class BusAttackTests {
         assertEquals(0, alive, "threads of buses nobody can reach any more");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"async", "executor"})
+    void theDrainersCountOfPublicationsStaysBoundedUnderSaturation(String kind) throws Exception {
+        // wip counts publications the drainer has not yet accounted for; it only ever subtracted them
+        // once it found the queue empty. A subscriber a little slower than its publishers keeps the
+        // queue from ever emptying, so wip grew by one per delivered event: at 1 us an event it passes
+        // Integer.MAX_VALUE after 36 minutes, turns negative, and publishers then take the bus for
+        // closed (they drop the queue) and close() stops waiting.
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        Subscribers subscribers = new Subscribers();
+        subscribers.add(BreakerEvent.class, (java.util.function.Consumer<BreakerEvent>) e -> {
+            long until = System.nanoTime() + 2_000;
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+        });
+        int capacity = 64;
+        AsyncDelivery delivery =
+                new AsyncDelivery(subscribers, capacity, kind.equals("async") ? null : pool, "attack-wip");
+        java.lang.reflect.Field field = AsyncDelivery.class.getDeclaredField("wip");
+        field.setAccessible(true);
+        AtomicInteger wip = (AtomicInteger) field.get(delivery);
+        AtomicInteger max = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread publisher = new Thread(() -> {
+            for (long i = 1; !stop.get(); i++) {
+                delivery.publish(transition("a", i));
+            }
+        });
+        publisher.start();
+        try {
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+            while (System.nanoTime() < end) {
+                max.accumulateAndGet(wip.get(), Math::max);
+                Thread.sleep(1);
+            }
+        } finally {
+            stop.set(true);
+            publisher.join();
+            delivery.close(TimeUnit.SECONDS.toNanos(5));
+            pool.shutdownNow();
+        }
+        assertTrue(delivery.delivered() > 10_000, "the subscriber was kept busy: " + delivery.delivered());
+        assertTrue(
+                max.get() <= capacity + 2 * AsyncDelivery.TASK_BUDGET + 8,
+                "publications outstanding grew to " + max.get() + " with " + capacity + " queued at most");
+    }
+
     static String threadName(EventBus bus) {
         return bus.toString().replaceAll(".*thread (dev\\.breaker-event-bus-\\d+).*", "$1");
     }
