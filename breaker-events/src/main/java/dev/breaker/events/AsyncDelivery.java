@@ -260,7 +260,7 @@ final class AsyncDelivery {
             return;
         }
         try {
-            subscribers.deliver(e);
+            subscribers.deliver(e, thread != null);
         } catch (Throwable unexpected) { // it lets no subscriber's failure out; should anything else escape, the
             // drain must live on, or every later event would be stranded
         }

@@ -39,6 +39,16 @@ final class Subscribers {
 
     /** Delivers one event to every open subscriber that wants its type, in subscription order. */
     void deliver(BreakerEvent event) {
+        deliver(event, false);
+    }
+
+    /**
+     * Delivers one event to every open subscriber that wants its type, in subscription order.
+     *
+     * @param ownThread delivering on a thread of the bus's own: an interrupt a subscriber leaves on
+     *     it means nothing to the bus, and is cleared before the next subscriber's call
+     */
+    void deliver(BreakerEvent event, boolean ownThread) {
         for (Subscription s : list) {
             if (s.wants(event)) {
                 try {
@@ -48,6 +58,9 @@ final class Subscribers {
                     if (s.failed()) {
                         logFailure(s, event, t);
                     }
+                }
+                if (ownThread) {
+                    Thread.interrupted();
                 }
             }
         }

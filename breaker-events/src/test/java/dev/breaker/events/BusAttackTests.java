@@ -322,6 +322,28 @@ class BusAttackTests {
                 "publications outstanding grew to " + max.get() + " with " + capacity + " queued at most");
     }
 
+    @Test
+    void aSubscriberThatInterruptsTheBusThreadCostsTheNextSubscriberNothing() throws Exception {
+        try (EventBus bus = EventBus.async()) {
+            AtomicInteger interruptedOnArrival = new AtomicInteger();
+            AtomicInteger seen = new AtomicInteger();
+            bus.subscribe(BreakerEvent.class, e -> Thread.currentThread().interrupt()); // hostile
+            bus.subscribe(
+                    BreakerEvent.class,
+                    e -> { // well-behaved: a blocking put here would throw if interrupted
+                        if (Thread.currentThread().isInterrupted()) {
+                            interruptedOnArrival.incrementAndGet();
+                        }
+                        seen.incrementAndGet();
+                    });
+            for (int i = 1; i <= 100; i++) {
+                bus.onEvent(transition("a", i));
+            }
+            EventBusTests.await(seen::get, 100);
+            assertEquals(0, interruptedOnArrival.get(), "calls that began with another subscriber's interrupt");
+        }
+    }
+
     static String threadName(EventBus bus) {
         return bus.toString().replaceAll(".*thread (dev\\.breaker-event-bus-\\d+).*", "$1");
     }
