@@ -282,7 +282,8 @@ final class AsyncDelivery {
     /**
      * Stops new events, waits up to {@code waitNanos} for what is queued to be delivered, then counts
      * what is left as dropped and ends the bus's thread: when everything was delivered in time it
-     * returns once that thread has ended (within what is left of the wait).
+     * returns once that thread has ended (within what is left of the wait); when not, it interrupts
+     * the thread, which a subscriber still holds, and returns.
      *
      * @return true when everything queued was delivered in time
      */
@@ -304,6 +305,9 @@ final class AsyncDelivery {
             for (BreakerEvent e; (e = queue.poll()) != null; ) {
                 size.decrementAndGet();
                 dropped.increment();
+            }
+            if (thread != null) {
+                thread.interrupt(); // a subscriber still holds the bus's own thread: ask it to let go, so it ends
             }
         }
         if (thread != null) {

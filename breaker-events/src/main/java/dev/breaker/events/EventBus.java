@@ -195,10 +195,10 @@ public final class EventBus implements BreakerListener, AutoCloseable {
 
     /**
      * Closes the bus: new events are dropped (counted), what is queued is delivered, waiting at most
-     * the close wait (5 s unless {@link Builder#closeWait} said otherwise), then
-     * anything left is counted as dropped and the bus's own thread ends. Called from a subscriber,
-     * it does not wait (it cannot wait for itself): the queue is still delivered after it returns.
-     * Idempotent. A bus that nothing refers to any more (its subscribers included) is closed this way
+     * the close wait (5 s unless {@link Builder#closeWait} said otherwise), then anything left is
+     * counted as dropped and the bus's own thread ends (a subscriber still running on it is
+     * interrupted). Called from a subscriber, it does not wait (it cannot wait for itself): the
+     * queue is still delivered after it returns. Idempotent. A bus that nothing refers to any more (its subscribers included) is closed this way
      * once collected, so that its thread does not outlive it.
      */
     @Override

@@ -344,6 +344,29 @@ class BusAttackTests {
         }
     }
 
+    @Test
+    void closeThatGivesUpOnAStuckSubscriberInterruptsItSoTheThreadEnds() throws Exception {
+        CountDownLatch never = new CountDownLatch(1);
+        CountDownLatch entered = new CountDownLatch(1);
+        EventBus bus = EventBus.builder().closeWait(Duration.ofMillis(100)).build();
+        bus.subscribe(BreakerEvent.class, e -> {
+            entered.countDown();
+            try {
+                never.await(); // blocked for good, unless interrupted
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        bus.onEvent(transition("a", 1));
+        bus.onEvent(transition("a", 2));
+        assertTrue(entered.await(10, TimeUnit.SECONDS));
+        Thread thread = busThread(bus);
+        bus.close();
+        assertEquals(1, bus.droppedEvents(), "the event behind the stuck one");
+        thread.join(TimeUnit.SECONDS.toMillis(5));
+        assertFalse(thread.isAlive(), "close gave up, and the bus's thread is still blocked in its subscriber");
+    }
+
     static String threadName(EventBus bus) {
         return bus.toString().replaceAll(".*thread (dev\\.breaker-event-bus-\\d+).*", "$1");
     }
