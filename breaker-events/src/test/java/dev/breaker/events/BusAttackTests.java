@@ -12,9 +12,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -365,6 +368,266 @@ class BusAttackTests {
         assertEquals(1, bus.droppedEvents(), "the event behind the stuck one");
         thread.join(TimeUnit.SECONDS.toMillis(5));
         assertFalse(thread.isAlive(), "close gave up, and the bus's thread is still blocked in its subscriber");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"async", "inline", "pool", "sync"})
+    void manyBreakersWithInlineEventExecutorsShareOneBusInGenerationOrder(String kind) throws Exception {
+        int breakers = 6;
+        int threads = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        ExecutorService callers = Executors.newFixedThreadPool(threads);
+        EventBus bus = switch (kind) {
+            case "async" -> EventBus.builder().capacity(1 << 20).build();
+            case "inline" ->
+                EventBus.builder().capacity(1 << 20).executor(Runnable::run).build();
+            case "pool" -> EventBus.builder().capacity(1 << 20).executor(pool).build();
+            default -> EventBus.sync();
+        };
+        try {
+            java.util.Map<String, List<Long>> seen = new java.util.concurrent.ConcurrentHashMap<>();
+            List<dev.breaker.CircuitBreaker> all = new ArrayList<>();
+            for (int i = 0; i < breakers; i++) {
+                all.add(dev.breaker.CircuitBreaker.builder("b" + i)
+                        .window(dev.breaker.Windows.consecutiveFailures(1))
+                        .cooldown(Duration.ZERO)
+                        .eventExecutor(Runnable::run)
+                        .eventBacklog(1 << 20)
+                        .listener(bus)
+                        .build());
+            }
+            AtomicLong callbacks = new AtomicLong();
+            bus.subscribe(StateTransition.class, t -> {
+                List<Long> list = seen.computeIfAbsent(t.breakerName(), n -> new ArrayList<>());
+                synchronized (list) { // a sync bus delivers on many threads (one at a time per breaker)
+                    list.add(t.generation());
+                }
+                if (t.to() == dev.breaker.State.OPEN && t.generation() % 7 == 0) {
+                    callbacks.incrementAndGet();
+                    all.get(Integer.parseInt(t.breakerName().substring(1))).reset(); // back into the breaker
+                }
+            });
+            bus.subscribe(BreakerEvent.class, e -> {
+                throw new IllegalStateException("always"); // costs the others nothing
+            });
+            CyclicBarrier start = new CyclicBarrier(threads);
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                done.add(callers.submit(() -> {
+                    start.await(10, TimeUnit.SECONDS);
+                    ThreadLocalRandom random = ThreadLocalRandom.current();
+                    for (int i = 0; i < 3_000; i++) {
+                        dev.breaker.CircuitBreaker b = all.get(random.nextInt(breakers));
+                        dev.breaker.Permit p = b.tryAcquire();
+                        if (p.granted()) {
+                            if (random.nextBoolean()) {
+                                p.onFailure(0, null);
+                            } else {
+                                p.onSuccess(0);
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+            for (dev.breaker.CircuitBreaker b : all) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (System.nanoTime() < deadline) {
+                    List<Long> got = seen.getOrDefault(b.name(), List.of());
+                    int size;
+                    synchronized (got) {
+                        size = got.size();
+                    }
+                    if (size >= b.metrics().generation()) {
+                        break;
+                    }
+                    Thread.sleep(1);
+                }
+            }
+            assertTrue(callbacks.get() > 0, "subscribers called back into breakers");
+            assertEquals(0, bus.droppedEvents());
+            for (dev.breaker.CircuitBreaker b : all) {
+                List<Long> got = seen.get(b.name());
+                assertEquals(0, b.metrics().droppedEvents(), b.name());
+                synchronized (got) {
+                    assertEquals(b.metrics().generation(), got.size(), b.name() + ": every transition once");
+                    for (int i = 0; i < got.size(); i++) {
+                        assertEquals(i + 1L, got.get(i), b.name() + ": in generation order");
+                    }
+                }
+            }
+        } finally {
+            bus.close();
+            callers.shutdownNow();
+            pool.shutdownNow();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"async", "pool", "inline"})
+    void subscriptionChurnFromCallbacksAndOtherThreadsDuringAFloodLosesAndLeaksNothing(String kind) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        ExecutorService publishers = Executors.newFixedThreadPool(3);
+        try {
+            for (int capacity : new int[] {1, 16}) {
+                EventBus bus = switch (kind) {
+                    case "async" -> EventBus.builder().capacity(capacity).build();
+                    case "pool" ->
+                        EventBus.builder().capacity(capacity).executor(pool).build();
+                    default ->
+                        EventBus.builder()
+                                .capacity(capacity)
+                                .executor(Runnable::run)
+                                .build();
+                };
+                AtomicLong counted = new AtomicLong();
+                bus.subscribe(BreakerEvent.class, e -> counted.incrementAndGet()); // stays
+                AtomicReference<AutoCloseable> victim = new AtomicReference<>();
+                AtomicInteger made = new AtomicInteger();
+                bus.subscribe(
+                        BreakerEvent.class,
+                        e -> { // subscribes from inside, and closes others' subscriptions
+                            if (made.get() < 200) {
+                                made.incrementAndGet();
+                                AutoCloseable[] self = new AutoCloseable[1];
+                                self[0] = bus.subscribe(StateTransition.class, t -> {
+                                    try {
+                                        self[0].close(); // its own, from inside its first call
+                                    } catch (Exception ex) {
+                                        throw new IllegalStateException(ex);
+                                    }
+                                });
+                                AutoCloseable old = victim.getAndSet(self[0]);
+                                if (old != null) {
+                                    try {
+                                        old.close(); // someone else's
+                                    } catch (Exception ex) {
+                                        throw new IllegalStateException(ex);
+                                    }
+                                }
+                            }
+                        });
+                java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+                Thread churn = new Thread(
+                        () -> { // subscribes and unsubscribes from another thread meanwhile
+                            while (!stop.get()) {
+                                try {
+                                    AutoCloseable s = bus.subscribe(BreakerEvent.class, e -> {});
+                                    Thread.onSpinWait();
+                                    s.close();
+                                } catch (IllegalStateException closed) {
+                                    return;
+                                } catch (Exception ex) {
+                                    throw new IllegalStateException(ex);
+                                }
+                            }
+                        });
+                churn.start();
+                AtomicLong published = new AtomicLong();
+                CyclicBarrier start = new CyclicBarrier(3);
+                List<Future<?>> done = new ArrayList<>();
+                for (int t = 0; t < 3; t++) {
+                    done.add(publishers.submit(() -> {
+                        start.await(10, TimeUnit.SECONDS);
+                        for (int i = 0; i < 20_000; i++) {
+                            bus.onEvent(transition("a", i));
+                            published.incrementAndGet();
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : done) {
+                    f.get(60, TimeUnit.SECONDS);
+                }
+                stop.set(true);
+                churn.join(10_000);
+                bus.close();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (counted.get() + bus.droppedEvents() < published.get() && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
+                }
+                assertEquals(published.get(), counted.get() + bus.droppedEvents(), kind + " " + capacity);
+                assertEquals(0, bus.subscriberFailures(), kind + " " + capacity);
+                assertEquals(0, bus.queuedEvents());
+                int left = Integer.parseInt(bus.toString().replaceAll(".*, (\\d+) subscribers", "$1"));
+                assertTrue(left <= 3, "subscriptions left behind: " + bus); // the two that stay, and the last victim
+            }
+        } finally {
+            publishers.shutdownNow();
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void closeRacingWithSubscribeAndPublishersOnACapacityOfOne() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            for (int round = 0; round < 200; round++) {
+                EventBus bus = round % 2 == 0
+                        ? EventBus.builder().capacity(1).build()
+                        : EventBus.builder().capacity(1).executor(pool).build();
+                AtomicLong delivered = new AtomicLong();
+                bus.subscribe(BreakerEvent.class, e -> delivered.incrementAndGet());
+                CyclicBarrier start = new CyclicBarrier(4);
+                AtomicLong published = new AtomicLong();
+                List<Future<?>> done = new ArrayList<>();
+                for (int t = 0; t < 2; t++) {
+                    done.add(pool.submit(() -> {
+                        start.await(10, TimeUnit.SECONDS);
+                        for (int i = 0; i < 500; i++) {
+                            bus.onEvent(transition("a", i));
+                            published.incrementAndGet();
+                        }
+                        return null;
+                    }));
+                }
+                done.add(pool.submit(() -> {
+                    start.await(10, TimeUnit.SECONDS);
+                    for (int i = 0; i < 200; i++) {
+                        try {
+                            bus.subscribe(BreakerEvent.class, e -> {}).close();
+                        } catch (IllegalStateException closed) {
+                            break; // the only refusal allowed
+                        }
+                    }
+                    return null;
+                }));
+                start.await(10, TimeUnit.SECONDS);
+                bus.close();
+                for (Future<?> f : done) {
+                    f.get(30, TimeUnit.SECONDS);
+                }
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (delivered.get() + bus.droppedEvents() < published.get() && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
+                }
+                assertEquals(published.get(), delivered.get() + bus.droppedEvents(), "round " + round);
+                assertEquals(0, bus.queuedEvents(), "round " + round);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aSyncBusSurvivesSubscribersThatPublishIntoItAndCloseIt() {
+        EventBus bus = EventBus.sync();
+        AtomicLong seen = new AtomicLong();
+        bus.subscribe(StateTransition.class, t -> {
+            seen.incrementAndGet();
+            if (t.generation() < 50) {
+                bus.onEvent(transition("a", t.generation() + 1)); // nested, on the same thread
+            } else if (t.generation() == 50) {
+                bus.close(); // from inside, mid-recursion
+            }
+        });
+        bus.onEvent(transition("a", 1));
+        assertEquals(50, seen.get());
+        bus.onEvent(transition("a", 99));
+        assertEquals(1, bus.droppedEvents());
     }
 
     static String threadName(EventBus bus) {
