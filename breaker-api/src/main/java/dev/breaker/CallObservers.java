@@ -62,12 +62,16 @@ final class CallObservers implements CallObserver {
     private void failed(CircuitBreaker breaker, CallObserver o, Throwable t) {
         if (!failed) {
             failed = true; // a race may log twice; never once per call
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    () -> "breaker '" + breaker.name() + "': call observer "
-                            + dev.breaker.internal.Names.describe(o::toString, o)
-                            + " threw; its later failures are not logged",
-                    t);
+            try {
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        () -> "breaker '" + breaker.name() + "': call observer "
+                                + dev.breaker.internal.Names.describe(o::toString, o)
+                                + " threw; its later failures are not logged",
+                        t);
+            } catch (Throwable loggingFailed) { // an exception that cannot print itself, or a broken logger
+                // nothing more can be said safely; the next observer still gets the call
+            }
         }
     }
 

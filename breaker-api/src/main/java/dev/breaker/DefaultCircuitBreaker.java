@@ -781,11 +781,15 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private void observerFailed(Throwable t) {
         if (!observerFailed) {
             observerFailed = true; // a race may log twice; never once per call
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    () -> "breaker '" + name + "': call observer " + Names.describe(observer::toString, observer)
-                            + " threw; its later failures are not logged",
-                    t);
+            try {
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        () -> "breaker '" + name + "': call observer " + Names.describe(observer::toString, observer)
+                                + " threw; its later failures are not logged",
+                        t);
+            } catch (Throwable loggingFailed) { // an exception that cannot print itself, or a broken logger
+                // nothing more can be said safely; the caller must not get it
+            }
         }
     }
 

@@ -1,9 +1,12 @@
 package dev.breaker.events;
 
 import dev.breaker.BreakerEvent;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -24,13 +27,19 @@ import java.util.concurrent.locks.LockSupport;
  * <p><b>Who drains.</b> {@code wip} counts publications not yet accounted for by the drainer. The
  * publisher that moves it from 0 wakes the drainer (unparks the bus's thread, or submits one task
  * to the executor); others only add. The drainer reads {@code wip}, takes everything queued, then
- * subtracts what it read; if the result is not 0, more arrived, and it goes round again. An event is
+ * subtracts what it read; if the result is not 0, more arrived, and it goes round again. (After a
+ * round of {@value #TASK_BUDGET} events, which may not have emptied the queue, it subtracts all but
+ * one: the count stays bounded, and above 0, so the drain stays its own.) An event is
  * queued before its publisher adds to {@code wip}, so when the drainer's subtraction reaches 0 every
  * counted event has been taken: none is stranded, and only one drainer runs at a time, which keeps
  * each breaker's events (published one at a time, in generation order) in order.
  *
  * <p><b>Executors.</b> A task delivers at most {@value #TASK_BUDGET} events, then resubmits itself
- * (still the one drainer) so that a shared pool is not held. An executor that refuses a task
+ * (still the one drainer) so that a shared pool is not held. Each submission is claimed once, by
+ * the task when it runs or by the submitter when {@code execute} throws, so an executor that both
+ * accepts a task and throws never makes two drainers. An executor that runs the task on the spot
+ * ({@code Runnable::run}) is detected, and the drain goes on in its loop instead of one stack frame
+ * deeper per task. An executor that refuses a task
  * (throws) turns what waits into dropped events, counted, and the next publication tries again. An
  * executor must run every task it accepts: one that silently discards tasks would strand events.
  *
@@ -57,12 +66,27 @@ final class AsyncDelivery {
     private volatile boolean closed;
     /** Set when close has given up waiting: the drainer delivers nothing more. */
     private volatile boolean stopped;
-    /** The thread draining right now (the bus's own, or an executor's), to tell a close from a subscriber. */
+    /**
+     * The thread draining right now (the bus's own, or an executor's), to tell a close from a
+     * subscriber. A task clears it only if it is still its own (a resubmitted task may already run).
+     */
     private volatile Thread drainer;
+    /** The drainer's thread while it is inside {@code execute} for its own next task. */
+    private volatile Thread resubmitter;
+    /** Set when that next task ran on the spot; written and read only on the resubmitter's thread. */
+    private boolean ranInline;
+
+    private static final VarHandle DRAINER;
+
+    static {
+        try {
+            DRAINER = MethodHandles.lookup().findVarHandle(AsyncDelivery.class, "drainer", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** What {@code wip} becomes when the bus's own thread ends: negative, whatever is added to it later. */
     private static final int GONE = Integer.MIN_VALUE / 2;
-
-    private final Runnable task = this::drainTask;
 
     AsyncDelivery(Subscribers subscribers, int capacity, Executor executor, String threadName) {
         this.subscribers = subscribers;
@@ -105,15 +129,55 @@ final class AsyncDelivery {
             LockSupport.unpark(thread);
             return;
         }
-        submit();
+        submit(false);
     }
 
-    /** Hands the drain to the executor; a refusal drops what waits and gives the drain up. */
-    private void submit() {
+    /**
+     * Hands the drain to the executor; a refusal drops what waits and gives the drain up.
+     *
+     * @param resubmit true when the drainer hands its own drain on
+     * @return true when the executor ran the resubmitted task on the spot, on this thread: the caller
+     *     is still the drainer and goes on
+     */
+    private boolean submit(boolean resubmit) {
+        Task task = new Task();
+        if (resubmit) {
+            ranInline = false;
+            resubmitter = Thread.currentThread();
+        }
         try {
             executor.execute(task);
         } catch (Throwable refused) { // RejectedExecutionException, or any executor failure
-            discard();
+            if (task.claim()) { // nobody runs it
+                discard();
+                return false;
+            } // else it ran or runs anyway: its thread is the drainer, the complaint changes nothing
+        } finally {
+            if (resubmit) {
+                resubmitter = null;
+            }
+        }
+        return resubmit && ranInline;
+    }
+
+    /** One submission of the drain: it runs once, and not at all if its submitter claimed it back. */
+    private final class Task implements Runnable {
+        private final AtomicBoolean claimed = new AtomicBoolean();
+
+        boolean claim() {
+            return claimed.compareAndSet(false, true);
+        }
+
+        @Override
+        public void run() {
+            if (!claim()) {
+                return; // the executor threw after accepting it: what waited was dropped
+            }
+            if (resubmitter == Thread.currentThread()) {
+                ranInline = true; // run on the spot by the drainer's own execute: its loop goes on
+                return;
+            }
+            drainTask();
         }
     }
 
@@ -133,11 +197,12 @@ final class AsyncDelivery {
     }
 
     private void drainTask() {
-        drainer = Thread.currentThread();
+        Thread me = Thread.currentThread();
+        drainer = me;
         try {
             drainSome();
         } finally {
-            drainer = null;
+            DRAINER.compareAndSet(this, me, null); // not the next task's
         }
     }
 
@@ -149,9 +214,14 @@ final class AsyncDelivery {
                 size.decrementAndGet();
                 deliver(e);
             }
-            if (budget == 0 && !queue.isEmpty()) {
-                submit(); // more waits: stay the drainer, on a fresh task
-                return;
+            if (budget == 0 && !queue.isEmpty()) { // more waits: stay the drainer, on a fresh task
+                wip.addAndGet(1 - seen); // all it has seen but one: the count stays bounded, and above 0
+                if (!submit(true)) {
+                    return;
+                }
+                seen = wip.get(); // the executor ran it here and now: go on in this loop, not a frame deeper
+                budget = TASK_BUDGET;
+                continue;
             }
             seen = wip.addAndGet(-seen);
             if (seen == 0) {
@@ -172,11 +242,15 @@ final class AsyncDelivery {
                 LockSupport.park(this); // woken by the publisher that moves wip from 0, or by close
                 continue;
             }
-            for (BreakerEvent e; (e = queue.poll()) != null; ) {
+            int budget = TASK_BUDGET;
+            for (BreakerEvent e; budget > 0 && (e = queue.poll()) != null; budget--) {
                 size.decrementAndGet();
                 deliver(e);
             }
-            wip.addAndGet(-seen);
+            // a queue that never empties (a subscriber a little slower than its publishers) would keep
+            // the count growing past Integer.MAX_VALUE: after a full budget, account for all it has seen
+            // but one, which keeps the count bounded and above 0 (the drain stays this thread's)
+            wip.addAndGet(budget == 0 ? 1 - seen : -seen);
         }
     }
 
@@ -185,7 +259,11 @@ final class AsyncDelivery {
             dropped.increment(); // close gave up waiting: what is left is counted, not delivered
             return;
         }
-        subscribers.deliver(e);
+        try {
+            subscribers.deliver(e, thread != null);
+        } catch (Throwable unexpected) { // it lets no subscriber's failure out; should anything else escape, the
+            // drain must live on, or every later event would be stranded
+        }
         delivered.increment();
     }
 
@@ -203,7 +281,9 @@ final class AsyncDelivery {
 
     /**
      * Stops new events, waits up to {@code waitNanos} for what is queued to be delivered, then counts
-     * what is left as dropped and ends the bus's thread.
+     * what is left as dropped and ends the bus's thread: when everything was delivered in time it
+     * returns once that thread has ended (within what is left of the wait); when not, it interrupts
+     * the thread, which a subscriber still holds, and returns.
      *
      * @return true when everything queued was delivered in time
      */
@@ -226,10 +306,29 @@ final class AsyncDelivery {
                 size.decrementAndGet();
                 dropped.increment();
             }
+            if (thread != null) {
+                thread.interrupt(); // a subscriber still holds the bus's own thread: ask it to let go, so it ends
+            }
         }
         if (thread != null) {
             LockSupport.unpark(thread);
+            try { // on its way out, unless a subscriber holds it: wait for it, not past the deadline
+                TimeUnit.NANOSECONDS.timedJoin(thread, deadline - System.nanoTime());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // the closer asked not to wait; the thread still ends
+            }
         }
         return drained;
+    }
+
+    /**
+     * The bus became unreachable without being closed: nobody can publish any more, so its thread
+     * delivers what waits and ends. Does not wait (it runs on a cleaner's thread).
+     */
+    void abandon() {
+        closed = true;
+        if (thread != null) {
+            LockSupport.unpark(thread);
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.breaker.events;
 
 import dev.breaker.BreakerEvent;
 import dev.breaker.BreakerListener;
+import java.lang.ref.Cleaner;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -72,7 +73,11 @@ public final class EventBus implements BreakerListener, AutoCloseable {
             this.description = "EventBus[sync]";
         } else {
             String thread = "dev.breaker-event-bus-" + THREADS.incrementAndGet();
-            this.async = new AsyncDelivery(subscribers, b.capacity, b.executor, thread);
+            AsyncDelivery delivery = new AsyncDelivery(subscribers, b.capacity, b.executor, thread);
+            this.async = delivery;
+            if (b.executor == null) { // a bus dropped without close() must not keep its thread forever
+                Abandoned.CLEANER.register(this, delivery::abandon);
+            }
             this.description = "EventBus[async, capacity " + b.capacity + ", "
                     + (b.executor == null ? "thread " + thread : "executor " + b.executor) + "]";
         }
@@ -190,10 +195,11 @@ public final class EventBus implements BreakerListener, AutoCloseable {
 
     /**
      * Closes the bus: new events are dropped (counted), what is queued is delivered, waiting at most
-     * the close wait (5 s unless {@link Builder#closeWait} said otherwise), then
-     * anything left is counted as dropped and the bus's own thread ends. Called from a subscriber,
-     * it does not wait (it cannot wait for itself): the queue is still delivered after it returns.
-     * Idempotent.
+     * the close wait (5 s unless {@link Builder#closeWait} said otherwise), then anything left is
+     * counted as dropped and the bus's own thread ends (a subscriber still running on it is
+     * interrupted). Called from a subscriber, it does not wait (it cannot wait for itself): the
+     * queue is still delivered after it returns. Idempotent. A bus that nothing refers to any more (its subscribers included) is closed this way
+     * once collected, so that its thread does not outlive it.
      */
     @Override
     public void close() {
@@ -206,6 +212,18 @@ public final class EventBus implements BreakerListener, AutoCloseable {
     @Override
     public String toString() {
         return description + (closed ? " (closed)" : "") + ", " + subscribers.size() + " subscribers";
+    }
+
+    /**
+     * Ends the threads of buses that became unreachable without {@link #close()} (their thread
+     * refers to the delivery, never to the bus; a subscriber that refers to its bus keeps it).
+     */
+    private static final class Abandoned {
+        static final Cleaner CLEANER = Cleaner.create(r -> {
+            Thread t = new Thread(r, "dev.breaker-event-bus-cleaner");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** Builds an asynchronous {@link EventBus}. */

@@ -39,6 +39,16 @@ final class Subscribers {
 
     /** Delivers one event to every open subscriber that wants its type, in subscription order. */
     void deliver(BreakerEvent event) {
+        deliver(event, false);
+    }
+
+    /**
+     * Delivers one event to every open subscriber that wants its type, in subscription order.
+     *
+     * @param ownThread delivering on a thread of the bus's own: an interrupt a subscriber leaves on
+     *     it means nothing to the bus, and is cleared before the next subscriber's call
+     */
+    void deliver(BreakerEvent event, boolean ownThread) {
         for (Subscription s : list) {
             if (s.wants(event)) {
                 try {
@@ -46,16 +56,27 @@ final class Subscribers {
                 } catch (Throwable t) { // an Error too: one subscriber must not cost the others their event
                     failures.increment();
                     if (s.failed()) {
-                        LOG.warn(
-                                "event subscriber {} for {} threw on {} (failure {}; it stays subscribed)",
-                                s.consumer(),
-                                s.type().getSimpleName(),
-                                event,
-                                s.failures(),
-                                t);
+                        logFailure(s, event, t);
                     }
                 }
+                if (ownThread) {
+                    Thread.interrupted();
+                }
             }
+        }
+    }
+
+    private static void logFailure(Subscription s, BreakerEvent event, Throwable t) {
+        try {
+            LOG.warn(
+                    "event subscriber {} for {} threw on {} (failure {}; it stays subscribed)",
+                    s.consumer(),
+                    s.type().getSimpleName(),
+                    event,
+                    s.failures(),
+                    t);
+        } catch (Throwable loggingFailed) { // an exception that cannot print itself, or a broken logger
+            // nothing more can be said safely; the event still reaches the other subscribers
         }
     }
 }
