@@ -7,6 +7,9 @@ import dev.breaker.CircuitBreakerBuilder;
 import dev.breaker.Outcome;
 import dev.breaker.Permit;
 import dev.breaker.events.EventBus;
+import dev.breaker.events.Slf4jEventLogger;
+import dev.breaker.micrometer.BreakerMeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -22,7 +25,9 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * What watching a breaker costs on its hot path: the closed permit path (count window of 100, a
  * success per call) with nothing attached, with a call observer counting every outcome (a
- * {@link LongAdder}), and with an event bus as its listener (transitions only: nothing per call).
+ * {@link LongAdder}), with an event bus as its listener (transitions only: nothing per call), with
+ * the SLF4J logger as listener and observer (a rejection counter per breaker; successes pass by),
+ * and bound to a Micrometer registry (meters read the breaker's counters at scrape time only).
  * Resilience4j in the same run, bare and with an {@code onSuccess} consumer on its event
  * publisher (which builds an event object per call once anyone listens).
  *
@@ -36,11 +41,12 @@ public class ObservedBenchmarks {
     /** Our breaker, watched or not. */
     @State(Scope.Benchmark)
     public static class Ours {
-        @Param({"NONE", "OBSERVER", "BUS"})
+        @Param({"NONE", "OBSERVER", "BUS", "LOGGER", "BINDER"})
         String watch;
 
         CircuitBreaker breaker;
         EventBus bus;
+        SimpleMeterRegistry meters;
         final LongAdder seen = new LongAdder();
 
         /** Builds the breaker. */
@@ -62,9 +68,17 @@ public class ObservedBenchmarks {
                     bus.subscribe(BreakerEvent.class, e -> seen.increment());
                     b.listener(bus);
                 }
+                case "LOGGER" -> {
+                    Slf4jEventLogger log = Slf4jEventLogger.create(); // bound to slf4j-nop here
+                    b.listener(log).observer(log);
+                }
                 default -> {}
             }
             breaker = b.build();
+            if (watch.equals("BINDER")) {
+                meters = new SimpleMeterRegistry();
+                new BreakerMeterBinder(breaker).bindTo(meters);
+            }
         }
 
         /** Stops the bus's thread. */

@@ -237,8 +237,8 @@ final class AsyncDelivery {
                 if (closed && wip.compareAndSet(0, GONE)) {
                     return; // later publishers see a negative count and drop their events themselves
                 }
-                Thread.interrupted(); // a subscriber that interrupted this thread would make park return at once,
-                // forever
+                // a subscriber that interrupted this thread would make park return at once, forever
+                Thread.interrupted();
                 LockSupport.park(this); // woken by the publisher that moves wip from 0, or by close
                 continue;
             }
