@@ -477,7 +477,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
      */
     private void trip(Snapshot s) {
         OpenShare.Member cap = capped;
-        if (cap != null && !cap.tryTake()) { // rule 18: the cap is full; stay CLOSED, the window goes on
+        if (cap != null && !cap.tryTake(s.generation)) { // rule 18: the cap is full; stay CLOSED, the window goes on
             if (cap.firstSuppression(s.generation) && events != null) {
                 events.other(new TripSuppressed(name, s.generation, cap.taken(), cap.limit()));
             }
@@ -510,8 +510,9 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             }
             s = current.get();
         } while (s.generation == generation);
-        if (cap != null && current.get().state == State.CLOSED) {
-            cap.giveBack(); // the trip did not happen (a reset came first): its place is not needed
+        if (cap != null) { // CLOSED now: the trip lost to a reset, or a reset followed it; its place is not needed
+            Snapshot now = current.get();
+            cap.settle(now.state, now.generation);
         }
         rethrow(failure);
     }
@@ -877,9 +878,11 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         OpenShare.Member cap = capped;
         if (cap != null) {
             if (to.state == State.CLOSED) {
-                cap.giveBack(); // every way back to CLOSED gives the place back (rule 18)
+                cap.giveBackBefore(to.generation); // every way back to CLOSED gives the place back (rule 18)
             } else if (to.state == State.ISOLATED) {
-                cap.take(); // never refused, and counted
+                cap.take(to.generation); // never refused, and counted
+                Snapshot now = current.get(); // a reset may have closed it before the place was held
+                cap.settle(now.state, now.generation);
             }
         }
         if (ev != null) {
