@@ -46,7 +46,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * "dev.breaker") and changes nothing: the breaker is made or removed, and the other watchers
  * still hear of it. A watcher is told of the breakers that exist when it starts watching, then of
  * every change; a breaker made while the watcher is being added may be announced to it twice,
- * so a watcher must treat a second {@code added} of the same breaker as a no-op.
+ * so a watcher must treat a second {@code added} of the same breaker as a no-op. A breaker removed
+ * while it is being announced (by another thread, or by a watcher from {@code added}) may be
+ * announced removed before added, then removed again, so a watcher must also treat a
+ * {@code removed} of a breaker it does not know as a no-op. Once the calls have returned, what
+ * each watcher was told last of each breaker is what the registry holds.
  */
 public final class BreakerRegistry {
 
@@ -73,7 +77,16 @@ public final class BreakerRegistry {
     private final List<CallObserver> observers;
     private final Ticker ticker;
     private final ConcurrentHashMap<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
-    private final CopyOnWriteArrayList<Watcher> watchers = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<Subscription> watchers = new CopyOnWriteArrayList<>();
+
+    /** One call of {@link #watch}: closing it removes this one (by identity, once), not an equal watcher's. */
+    private static final class Subscription {
+        final Watcher watcher;
+
+        Subscription(Watcher watcher) {
+            this.watcher = watcher;
+        }
+    }
     /** 0 when eviction is off. */
     private final long idleNanos;
     /** The open-share cap (SPEC rule 18), or null when off. */
@@ -223,8 +236,13 @@ public final class BreakerRegistry {
             }
             return raced;
         }
-        for (Watcher w : watchers) {
-            tell(w, made, true);
+        for (Subscription w : watchers) {
+            tell(w.watcher, made, true);
+        }
+        if (breakers.get(name) != made) { // removed while announced: some may have heard of the removal first
+            for (Subscription w : watchers) {
+                tell(w.watcher, made, false);
+            }
         }
         if (idleNanos > 0) {
             sweep(false);
@@ -276,8 +294,8 @@ public final class BreakerRegistry {
                     ((DefaultCircuitBreaker) b).leaveCap();
                     present.remove(b);
                     evicted++;
-                    for (Watcher w : watchers) {
-                        tell(w, b, false);
+                    for (Subscription w : watchers) {
+                        tell(w.watcher, b, false);
                     }
                 }
             }
@@ -341,8 +359,8 @@ public final class BreakerRegistry {
             return false;
         }
         ((DefaultCircuitBreaker) removed).leaveCap(); // rule 18: removal gives its place back
-        for (Watcher w : watchers) {
-            tell(w, removed, false);
+        for (Subscription w : watchers) {
+            tell(w.watcher, removed, false);
         }
         return true;
     }
@@ -356,11 +374,16 @@ public final class BreakerRegistry {
      */
     public AutoCloseable watch(Watcher watcher) {
         Objects.requireNonNull(watcher, "watcher");
-        watchers.add(watcher);
-        for (CircuitBreaker b : breakers.values()) {
+        Subscription subscription = new Subscription(watcher);
+        watchers.add(subscription);
+        for (Map.Entry<String, CircuitBreaker> e : breakers.entrySet()) {
+            CircuitBreaker b = e.getValue();
             tell(watcher, b, true);
+            if (breakers.get(e.getKey()) != b) { // removed while announced: this watcher may have heard of it first
+                tell(watcher, b, false);
+            }
         }
-        return () -> watchers.remove(watcher);
+        return () -> watchers.remove(subscription);
     }
 
     private static final System.Logger LOG = System.getLogger("dev.breaker");
