@@ -226,15 +226,17 @@ public final class BreakerRegistry {
         }
         CircuitBreaker made = make(checked(name));
         boolean capped = cap != null && !made.config().shadow(); // shadow breakers are outside the cap
-        if (capped) {
-            ((DefaultCircuitBreaker) made).joinCap(cap); // before anyone can use it
-        }
+        OpenShare.Member member =
+                capped ? ((DefaultCircuitBreaker) made).joinCap(cap) : null; // before anyone can use it
         CircuitBreaker raced = breakers.putIfAbsent(name, made);
         if (raced != null) {
             if (capped) {
                 ((DefaultCircuitBreaker) made).leaveCap(); // never used: it leaves as it came
             }
             return raced;
+        }
+        if (member != null) {
+            member.admit(); // published: one of the registry's breakers, counted toward the limit
         }
         for (Subscription w : watchers) {
             tell(w.watcher, made, true);

@@ -908,9 +908,15 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         return counts == null ? 0 : counts.get(from.ordinal() * STATES + to.ordinal());
     }
 
-    /** Puts this breaker under a registry's open-share cap (before anyone can use it). */
-    void joinCap(OpenShare cap) {
-        capped = cap.join();
+    /**
+     * Puts this breaker under a registry's open-share cap (before anyone can use it).
+     *
+     * @return its membership, to {@linkplain OpenShare.Member#admit admit} once published
+     */
+    OpenShare.Member joinCap(OpenShare cap) {
+        OpenShare.Member member = cap.join();
+        capped = member;
+        return member;
     }
 
     /** Takes this breaker out of its cap (removed or evicted): its place, if any, goes back. */

@@ -1,6 +1,5 @@
 package dev.breaker;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -25,7 +24,7 @@ final class OpenShare {
     private final double share;
     /** Places taken. */
     private final AtomicInteger taken = new AtomicInteger();
-    /** Breakers under the cap (shadow breakers are not). */
+    /** Breakers under the cap and in the registry (shadow breakers are not; nor one not yet published). */
     private final AtomicInteger members = new AtomicInteger();
 
     OpenShare(double share) {
@@ -41,18 +40,27 @@ final class OpenShare {
         return taken.get();
     }
 
-    /** A breaker joins the cap. */
+    /**
+     * A breaker joins the cap, before anyone can use it; it counts toward the limit once
+     * {@linkplain Member#admit admitted} (published in the registry). A breaker that loses the race
+     * to make its name never counts: while two were made, the limit would count one too many.
+     */
     Member join() {
-        members.incrementAndGet();
         return new Member();
     }
+
+    private static final int JOINED = 0;
+    private static final int COUNTED = 1;
+    private static final int LEFT = 2;
 
     /** One breaker's membership: which era holds its place, and whether it still belongs. */
     final class Member {
         /** The generation of the era that holds this breaker's place, or -1 when it holds none. */
         private final java.util.concurrent.atomic.AtomicLong heldBy = new java.util.concurrent.atomic.AtomicLong(-1);
 
-        private final AtomicBoolean left = new AtomicBoolean();
+        /** 0: joined, not counted yet; 1: counted among the members; 2: left for good. */
+        private final AtomicInteger phase = new AtomicInteger();
+
         private final java.util.concurrent.atomic.AtomicLong announced = new java.util.concurrent.atomic.AtomicLong(-1);
 
         /**
@@ -73,7 +81,7 @@ final class OpenShare {
 
         private boolean hold(long generation, boolean refusable) {
             for (; ; ) {
-                if (left.get()) {
+                if (phase.get() == LEFT) {
                     return true;
                 }
                 long held = heldBy.get();
@@ -97,7 +105,7 @@ final class OpenShare {
                     taken.decrementAndGet(); // another thread of this breaker took one meanwhile: look again
                     continue;
                 }
-                if (left.get()) { // removed meanwhile: leave() may have looked before the place was held
+                if (phase.get() == LEFT) { // removed meanwhile: leave() may have looked before the place was held
                     giveBackBefore(Long.MAX_VALUE);
                 }
                 return true;
@@ -130,11 +138,21 @@ final class OpenShare {
             }
         }
 
-        /** Removed from the registry: gives its place back and leaves the cap for good. */
+        /** Published in the registry: counts toward the limit from now on (unless it left already). */
+        void admit() {
+            if (phase.compareAndSet(JOINED, COUNTED)) {
+                members.incrementAndGet();
+            }
+        }
+
+        /** Removed from the registry (or never published): gives its place back and leaves the cap for good. */
         void leave() {
-            if (left.compareAndSet(false, true)) {
+            int before = phase.getAndSet(LEFT);
+            if (before != LEFT) {
                 giveBackBefore(Long.MAX_VALUE);
-                members.decrementAndGet();
+                if (before == COUNTED) {
+                    members.decrementAndGet();
+                }
             }
         }
 

@@ -66,6 +66,27 @@ public class CapInterleavingAttackTests {
         a.isolate();
     }
 
+    /** Fails one call of {@code b}, if permitted. */
+    @Operation
+    public void failB() {
+        Permit p = b.tryAcquire();
+        if (p.granted()) {
+            p.onFailure(0, DOWN);
+        }
+    }
+
+    /** Asks for a third breaker, {@code c} (made on first use). */
+    @Operation
+    public void makeC() {
+        registry.breaker("c");
+    }
+
+    /** @return the states of {@code a} and {@code b}, as they are */
+    @Operation
+    public String states() {
+        return a.state() + "/" + b.state();
+    }
+
     /**
      * At rest: fails {@code a} once more if it is CLOSED (a trip suppressed while a racing one held
      * a place for a moment is asked again), then {@code b} once.
@@ -85,6 +106,10 @@ public class CapInterleavingAttackTests {
     }
 
     private static ExecutionScenario scenario(List<String> initial, List<List<String>> threads) {
+        return scenario(initial, threads, List.of("probe"));
+    }
+
+    private static ExecutionScenario scenario(List<String> initial, List<List<String>> threads, List<String> post) {
         DSLScenarioBuilder builder = new DSLScenarioBuilder();
         builder.initial(t -> add(t, initial));
         builder.parallel(p -> {
@@ -93,7 +118,7 @@ public class CapInterleavingAttackTests {
             }
             return Unit.INSTANCE;
         });
-        builder.post(t -> add(t, List.of("probe")));
+        builder.post(t -> add(t, post));
         return builder.buildScenario();
     }
 
@@ -143,5 +168,17 @@ public class CapInterleavingAttackTests {
     @Test
     void aTripThatWonDoesNotGiveBackTheNextOnesPlace() {
         check(scenario(List.of(), List.of(List.of("failA"), List.of("resetA", "failA"))));
+    }
+
+    /**
+     * Two threads make the same new name; both breakers join the cap before one is published and
+     * the other leaves. Meanwhile the limit counts four members, {@code floor(0.5 * 4) = 2}, though
+     * the registry never holds more than three ({@code floor(0.5 * 3) = 1}): {@code a} and
+     * {@code b} may both open, and stay so.
+     */
+    @Test
+    void aBreakerThatLosesTheRaceToMakeItsNameNeverCountsTowardTheLimit() {
+        check(scenario(
+                List.of(), List.of(List.of("makeC"), List.of("makeC"), List.of("failA", "failB")), List.of("states")));
     }
 }
