@@ -75,6 +75,12 @@ public class CapInterleavingAttackTests {
         }
     }
 
+    /** Removes {@code a} from the registry; whoever holds it goes on using it, outside the cap. */
+    @Operation
+    public void removeA() {
+        registry.remove("a");
+    }
+
     /** Asks for a third breaker, {@code c} (made on first use). */
     @Operation
     public void makeC() {
@@ -180,5 +186,17 @@ public class CapInterleavingAttackTests {
     void aBreakerThatLosesTheRaceToMakeItsNameNeverCountsTowardTheLimit() {
         check(scenario(
                 List.of(), List.of(List.of("makeC"), List.of("makeC"), List.of("failA", "failB")), List.of("states")));
+    }
+
+    /**
+     * A removal races a trip and an isolation: whatever the order, the place {@code a} took comes
+     * back (and {@code a}, removed, opens outside the cap), so {@code b} may open afterwards.
+     */
+    @Test
+    void aRemovalRacingATripAndAnIsolationGivesThePlaceBack() {
+        check(scenario(
+                List.of(),
+                List.of(List.of("failA", "isolateA"), List.of("removeA")),
+                List.of("states", "failB", "states")));
     }
 }
