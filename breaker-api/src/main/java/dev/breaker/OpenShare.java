@@ -156,9 +156,12 @@ final class OpenShare {
             }
         }
 
-        /** @return whether this CLOSED era's suppression is yet to be announced (once per generation) */
+        /**
+         * @return whether this CLOSED era's suppression is yet to be announced (once per generation;
+         *     a late one of an era before the last announced is not)
+         */
         boolean firstSuppression(long generation) {
-            return announced.getAndSet(generation) != generation;
+            return announced.getAndAccumulate(generation, Math::max) < generation;
         }
 
         int limit() {

@@ -173,6 +173,68 @@ class CapAttackTests {
         }
     }
 
+    /**
+     * One TripSuppressed per CLOSED era, also when a trip of an era that has ended is suppressed
+     * late (its thread read the snapshot before a reset): it must not announce its era again, nor
+     * make the current era announce again.
+     */
+    @Test
+    void aLateSuppressedTripAnnouncesNoEraTwice() {
+        AtomicReference<Runnable> beforeTheTrip = new AtomicReference<>();
+        dev.breaker.spi.WindowFactory hooked = new dev.breaker.spi.WindowFactory() {
+            @Override
+            public dev.breaker.spi.Window create(Ticker t) {
+                return new dev.breaker.spi.Window() {
+                    @Override
+                    public boolean record(boolean failure, boolean slow) {
+                        Runnable hook = beforeTheTrip.getAndSet(null);
+                        if (hook != null) {
+                            hook.run(); // after the breaker read its snapshot, before the trip asks the cap
+                        }
+                        return failure;
+                    }
+
+                    @Override
+                    public dev.breaker.spi.WindowCounts counts() {
+                        return dev.breaker.spi.WindowCounts.empty();
+                    }
+                };
+            }
+
+            @Override
+            public String describe() {
+                return "hooked";
+            }
+        };
+        List<BreakerEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        BreakerRegistry r = BreakerRegistry.builder()
+                .defaults(CircuitBreakerConfig.builder().window(hooked).build())
+                .maxOpenShare(0.5)
+                .ticker(() -> 0)
+                .listener(events::add)
+                .build();
+        CircuitBreaker a = r.breaker("a");
+        CircuitBreaker b = r.breaker("b");
+        fail(b); // holds the only place
+        fail(a); // era 0: suppressed, announced
+        beforeTheTrip.set(() -> {
+            a.reset(); // era 1 begins (a reset is a transition of its own)
+            fail(a); // era 1: suppressed, announced
+        });
+        fail(a); // a trip of era 0, suppressed after era 1 announced
+        fail(a); // era 1 again
+        List<Long> announced;
+        synchronized (events) {
+            announced = events.stream()
+                    .filter(e ->
+                            e instanceof TripSuppressed t && t.breakerName().equals("a"))
+                    .map(e -> ((TripSuppressed) e).generation())
+                    .toList();
+        }
+        assertEquals(State.CLOSED, a.state());
+        assertEquals(List.of(0L, 1L), announced, "one per CLOSED era");
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             if (!latch.await(10, TimeUnit.SECONDS)) {
