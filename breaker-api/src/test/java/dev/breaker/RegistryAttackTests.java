@@ -154,6 +154,97 @@ class RegistryAttackTests {
         }
     }
 
+    /**
+     * Eviction joins the race: an idle breaker is swept while a lookup, a removal and a new
+     * watcher run. At rest every view is the registry's, and the registry holds at most one
+     * breaker of the name.
+     */
+    @Test
+    void racingEvictionsLookupsRemovalsAndWatchersLeaveEveryViewMatchingTheRegistry() throws Exception {
+        int threads = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int round = 0; round < 2_000; round++) {
+                FakeTicker ticker = new FakeTicker();
+                BreakerRegistry r = BreakerRegistry.builder()
+                        .ticker(ticker)
+                        .evictIdleAfter(java.time.Duration.ofNanos(10))
+                        .build();
+                View early = new View(true);
+                r.watch(early);
+                r.breaker("x");
+                r.breaker("y");
+                r.evictIdle(); // seen once
+                ticker.advance(10); // idle from now on
+                View late = new View(true);
+                CyclicBarrier start = new CyclicBarrier(threads);
+                List<Future<?>> done = new ArrayList<>();
+                done.add(pool.submit(() -> {
+                    start.await(10, TimeUnit.SECONDS);
+                    r.evictIdle();
+                    return null;
+                }));
+                done.add(pool.submit(() -> {
+                    start.await(10, TimeUnit.SECONDS);
+                    r.breaker("x");
+                    r.breaker("z");
+                    return null;
+                }));
+                done.add(pool.submit(() -> {
+                    start.await(10, TimeUnit.SECONDS);
+                    r.remove("y");
+                    return null;
+                }));
+                done.add(pool.submit(() -> {
+                    start.await(10, TimeUnit.SECONDS);
+                    r.watch(late);
+                    return null;
+                }));
+                for (Future<?> f : done) {
+                    f.get(10, TimeUnit.SECONDS);
+                }
+                Set<CircuitBreaker> actual = inRegistry(r);
+                assertEquals(actual, early.present(), "round " + round + ", told " + early.told());
+                assertEquals(actual, late.present(), "round " + round + ", told " + late.told());
+                assertEquals(
+                        actual.size(),
+                        actual.stream().map(CircuitBreaker::name).distinct().count(),
+                        "one per name");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** A watcher that sweeps again from {@code removed} (the same thread holds the sweep): each breaker goes once. */
+    @Test
+    void aWatcherThatSweepsFromRemovedEvictsEachBreakerOnce() {
+        FakeTicker ticker = new FakeTicker();
+        BreakerRegistry r = BreakerRegistry.builder()
+                .ticker(ticker)
+                .evictIdleAfter(java.time.Duration.ofNanos(10))
+                .build();
+        List<Integer> nested = new ArrayList<>();
+        View view = new View(false) {
+            @Override
+            public void removed(CircuitBreaker breaker) {
+                super.removed(breaker);
+                nested.add(r.evictIdle());
+            }
+        };
+        r.watch(view);
+        for (String name : List.of("a", "b", "c", "d")) {
+            r.breaker(name);
+        }
+        r.evictIdle();
+        ticker.advance(10);
+        int outer = r.evictIdle();
+        assertEquals(4, outer + nested.stream().mapToInt(Integer::intValue).sum(), "nested: " + nested);
+        assertTrue(r.breakers().isEmpty());
+        assertEquals(
+                4, view.told().stream().filter(t -> t.startsWith("removed")).count(), "told: " + view.told());
+    }
+
     /** A subscription closed twice, or a watcher equal to another, must stop only its own telling. */
     @Test
     void closingASubscriptionStopsOnlyThatSubscription() throws Exception {
