@@ -510,9 +510,9 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             }
             s = current.get();
         } while (s.generation == generation);
-        if (cap != null) { // CLOSED now: the trip lost to a reset, or a reset followed it; its place is not needed
+        if (cap != null) { // the trip lost to a reset or a back-off, or a reset followed it: its place is not needed
             Snapshot now = current.get();
-            cap.settle(now.state, now.generation);
+            cap.settleTrip(generation, now.state, now.generation);
         }
         rethrow(failure);
     }
@@ -614,6 +614,10 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                                 ? roundEvent(s, State.OPEN, TransitionReason.BACK_OFF, now, s.successes, s.failures + 1)
                                 : event(s, State.OPEN, TransitionReason.BACK_OFF, now, ending.frozen())));
         if (done) {
+            OpenShare.Member cap = capped;
+            if (cap != null && s.state == State.CLOSED) {
+                cap.backedOff(s.generation); // outside the cap: a racing trip of this era took a place for nothing
+            }
             totals.record(true, false); // the call failed; how long it took is not known here
             if (observer != null) {
                 observeOutcome(Outcome.FAILURE, false, -1);

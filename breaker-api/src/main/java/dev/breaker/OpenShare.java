@@ -58,6 +58,9 @@ final class OpenShare {
         /** The generation of the era that holds this breaker's place, or -1 when it holds none. */
         private final java.util.concurrent.atomic.AtomicLong heldBy = new java.util.concurrent.atomic.AtomicLong(-1);
 
+        /** The latest CLOSED era a back-off ended (SPEC rule 19: it holds no place), or -1. */
+        private final java.util.concurrent.atomic.AtomicLong backedOff = new java.util.concurrent.atomic.AtomicLong(-1);
+
         /** 0: joined, not counted yet; 1: counted among the members; 2: left for good. */
         private final AtomicInteger phase = new AtomicInteger();
 
@@ -135,6 +138,37 @@ final class OpenShare {
         void settle(State state, long generation) {
             if (state == State.CLOSED) {
                 giveBackBefore(generation);
+            }
+        }
+
+        /**
+         * A back-off opened the breaker from the CLOSED era {@code generation}: no trip of that era
+         * will happen, so a place a racing trip of it took is nobody's and goes back (here, or by
+         * that trip when it finds the era ended: {@link #settleTrip}).
+         */
+        void backedOff(long generation) {
+            backedOff.accumulateAndGet(generation, Math::max);
+            giveBackExactly(generation);
+        }
+
+        /**
+         * After a trip of the CLOSED era {@code era} made (or lost) its compare-and-set: gives back
+         * what is no longer needed, seen from the breaker's state now.
+         *
+         * @param era        the generation of the CLOSED era the trip was decided in
+         * @param state      the breaker's state, read after the compare-and-set
+         * @param generation the breaker's generation, of the same reading
+         */
+        void settleTrip(long era, State state, long generation) {
+            settle(state, generation);
+            if (backedOff.get() >= era) { // a back-off ended the era (or a later one): the trip did not happen
+                giveBackExactly(era);
+            }
+        }
+
+        private void giveBackExactly(long generation) {
+            if (heldBy.compareAndSet(generation, -1)) {
+                taken.decrementAndGet();
             }
         }
 

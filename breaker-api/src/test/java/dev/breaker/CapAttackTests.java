@@ -235,6 +235,44 @@ class CapAttackTests {
         assertEquals(List.of(0L, 1L), announced, "one per CLOSED era");
     }
 
+    /**
+     * A back-off opening (SPEC rule 19) holds no place. A trip of the same CLOSED era that took a
+     * place and then lost its compare-and-set to the back-off must give that place back, or the
+     * backed-off breaker holds it until it next closes and every other trip is suppressed.
+     */
+    @Test
+    void aTripThatLosesToABackOffGivesItsPlaceBack() {
+        Thread main = Thread.currentThread();
+        AtomicReference<Runnable> onMainTickerRead = new AtomicReference<>();
+        Ticker ticker = () -> {
+            if (Thread.currentThread() == main) {
+                Runnable hook = onMainTickerRead.getAndSet(null);
+                if (hook != null) {
+                    hook.run(); // the trip holds its place and has not made its compare-and-set yet
+                }
+            }
+            return 0;
+        };
+        BreakerRegistry r = BreakerRegistry.builder()
+                .defaults(CircuitBreakerConfig.builder()
+                        .window(Windows.consecutiveFailures(1))
+                        .cooldown(Duration.ofSeconds(10))
+                        .build())
+                .maxOpenShare(0.5)
+                .ticker(ticker)
+                .build();
+        CircuitBreaker a = r.breaker("a");
+        CircuitBreaker b = r.breaker("b");
+        Permit tooMany = a.tryAcquire();
+        Permit failing = a.tryAcquire();
+        onMainTickerRead.set(() -> tooMany.onFailure(0, new BackOffTests.TooManyRequests(Duration.ofSeconds(5))));
+        failing.onFailure(0, DOWN);
+        assertEquals(State.OPEN, a.state());
+        assertEquals(1, a.transitions(State.CLOSED, State.OPEN), "one opening, the back-off's");
+        fail(b);
+        assertEquals(State.OPEN, b.state(), "a's back-off holds no place, so b may trip");
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             if (!latch.await(10, TimeUnit.SECONDS)) {
