@@ -46,12 +46,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * "dev.breaker") and changes nothing: the breaker is made or removed, and the other watchers
  * still hear of it. A watcher is told of the breakers that exist when it starts watching, then of
  * every change, on the threads that make those changes, so announcements of one name can arrive
- * out of order: a breaker made while the watcher is being added may be announced twice, its
- * {@code added} may arrive after its {@code removed} (it was read for the first announcement, then
- * removed), and a name's new breaker may be announced before the old one's {@code removed}. A
- * watcher that keeps state per breaker should therefore treat a second {@code added} as a no-op and
- * ask {@link #find(String)} whether a breaker it is told of is still its name's before acting (the
- * Micrometer binder does both).
+ * out of order: a breaker made while the watcher is being added may be announced twice; a breaker
+ * removed while it is being announced (by another thread, or by a watcher from {@code added}) may
+ * be announced removed before added, then removed again; a name's new breaker may be announced
+ * before the old one's {@code removed}. So a watcher treats a second {@code added}, and a
+ * {@code removed} of a breaker it does not know, as no-ops, and may ask {@link #find(String)}
+ * whether a breaker it is told of is still its name's (the Micrometer binder does). Once the calls
+ * have returned, what each watcher was told last of each breaker is what the registry holds.
  */
 public final class BreakerRegistry {
 
@@ -78,7 +79,16 @@ public final class BreakerRegistry {
     private final List<CallObserver> observers;
     private final Ticker ticker;
     private final ConcurrentHashMap<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
-    private final CopyOnWriteArrayList<Watcher> watchers = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<Subscription> watchers = new CopyOnWriteArrayList<>();
+
+    /** One call of {@link #watch}: closing it removes this one (by identity, once), not an equal watcher's. */
+    private static final class Subscription {
+        final Watcher watcher;
+
+        Subscription(Watcher watcher) {
+            this.watcher = watcher;
+        }
+    }
     /** 0 when eviction is off. */
     private final long idleNanos;
     /** The open-share cap (SPEC rule 18), or null when off. */
@@ -218,9 +228,8 @@ public final class BreakerRegistry {
         }
         CircuitBreaker made = make(checked(name));
         boolean capped = cap != null && !made.config().shadow(); // shadow breakers are outside the cap
-        if (capped) {
-            ((DefaultCircuitBreaker) made).joinCap(cap); // before anyone can use it
-        }
+        OpenShare.Member member =
+                capped ? ((DefaultCircuitBreaker) made).joinCap(cap) : null; // before anyone can use it
         CircuitBreaker raced = breakers.putIfAbsent(name, made);
         if (raced != null) {
             if (capped) {
@@ -228,8 +237,16 @@ public final class BreakerRegistry {
             }
             return raced;
         }
-        for (Watcher w : watchers) {
-            tell(w, made, true);
+        if (member != null) {
+            member.admit(); // published: one of the registry's breakers, counted toward the limit
+        }
+        for (Subscription w : watchers) {
+            tell(w.watcher, made, true);
+        }
+        if (breakers.get(name) != made) { // removed while announced: some may have heard of the removal first
+            for (Subscription w : watchers) {
+                tell(w.watcher, made, false);
+            }
         }
         if (idleNanos > 0) {
             sweep(false);
@@ -281,8 +298,8 @@ public final class BreakerRegistry {
                     ((DefaultCircuitBreaker) b).leaveCap();
                     present.remove(b);
                     evicted++;
-                    for (Watcher w : watchers) {
-                        tell(w, b, false);
+                    for (Subscription w : watchers) {
+                        tell(w.watcher, b, false);
                     }
                 }
             }
@@ -346,8 +363,8 @@ public final class BreakerRegistry {
             return false;
         }
         ((DefaultCircuitBreaker) removed).leaveCap(); // rule 18: removal gives its place back
-        for (Watcher w : watchers) {
-            tell(w, removed, false);
+        for (Subscription w : watchers) {
+            tell(w.watcher, removed, false);
         }
         return true;
     }
@@ -361,11 +378,16 @@ public final class BreakerRegistry {
      */
     public AutoCloseable watch(Watcher watcher) {
         Objects.requireNonNull(watcher, "watcher");
-        watchers.add(watcher);
-        for (CircuitBreaker b : breakers.values()) {
+        Subscription subscription = new Subscription(watcher);
+        watchers.add(subscription);
+        for (Map.Entry<String, CircuitBreaker> e : breakers.entrySet()) {
+            CircuitBreaker b = e.getValue();
             tell(watcher, b, true);
+            if (breakers.get(e.getKey()) != b) { // removed while announced: this watcher may have heard of it first
+                tell(watcher, b, false);
+            }
         }
-        return () -> watchers.remove(watcher);
+        return () -> watchers.remove(subscription);
     }
 
     private static final System.Logger LOG = System.getLogger("dev.breaker");

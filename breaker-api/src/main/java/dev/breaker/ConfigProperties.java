@@ -353,6 +353,20 @@ final class ConfigProperties {
         for (String key : properties.stringPropertyNames()) {
             found.put(key, properties.getProperty(key));
         }
+        // a key of the Properties' own defaults whose value is not a String: stringPropertyNames() drops it
+        java.util.Enumeration<?> names;
+        try {
+            names = properties.propertyNames();
+        } catch (ClassCastException notAString) { // a key that is not a String, not ours: the defaults go unchecked
+            return found;
+        }
+        while (names.hasMoreElements()) {
+            String key = (String) names.nextElement();
+            if (key.startsWith(ROOT) && !found.containsKey(key)) {
+                throw new IllegalArgumentException(
+                        key + ": the value must be a String, was not one (in the defaults of the Properties)");
+            }
+        }
         return found;
     }
 

@@ -477,7 +477,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
      */
     private void trip(Snapshot s) {
         OpenShare.Member cap = capped;
-        if (cap != null && !cap.tryTake()) { // rule 18: the cap is full; stay CLOSED, the window goes on
+        if (cap != null && !cap.tryTake(s.generation)) { // rule 18: the cap is full; stay CLOSED, the window goes on
             if (cap.firstSuppression(s.generation) && events != null) {
                 events.other(new TripSuppressed(name, s.generation, cap.taken(), cap.limit()));
             }
@@ -510,8 +510,9 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             }
             s = current.get();
         } while (s.generation == generation);
-        if (cap != null && current.get().state == State.CLOSED) {
-            cap.giveBack(); // the trip did not happen (a reset came first): its place is not needed
+        if (cap != null) { // the trip lost to a reset or a back-off, or a reset followed it: its place is not needed
+            Snapshot now = current.get();
+            cap.settleTrip(generation, now.state, now.generation);
         }
         rethrow(failure);
     }
@@ -613,6 +614,10 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                                 ? roundEvent(s, State.OPEN, TransitionReason.BACK_OFF, now, s.successes, s.failures + 1)
                                 : event(s, State.OPEN, TransitionReason.BACK_OFF, now, ending.frozen())));
         if (done) {
+            OpenShare.Member cap = capped;
+            if (cap != null && s.state == State.CLOSED) {
+                cap.backedOff(s.generation); // outside the cap: a racing trip of this era took a place for nothing
+            }
             totals.record(true, false); // the call failed; how long it took is not known here
             if (observer != null) {
                 observeOutcome(Outcome.FAILURE, false, -1);
@@ -881,9 +886,11 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         OpenShare.Member cap = capped;
         if (cap != null) {
             if (to.state == State.CLOSED) {
-                cap.giveBack(); // every way back to CLOSED gives the place back (rule 18)
+                cap.giveBackBefore(to.generation); // every way back to CLOSED gives the place back (rule 18)
             } else if (to.state == State.ISOLATED) {
-                cap.take(); // never refused, and counted
+                cap.take(to.generation); // never refused, and counted
+                Snapshot now = current.get(); // a reset may have closed it before the place was held
+                cap.settle(now.state, now.generation);
             }
         }
         if (ev != null) {
@@ -909,9 +916,15 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         return counts == null ? 0 : counts.get(from.ordinal() * STATES + to.ordinal());
     }
 
-    /** Puts this breaker under a registry's open-share cap (before anyone can use it). */
-    void joinCap(OpenShare cap) {
-        capped = cap.join();
+    /**
+     * Puts this breaker under a registry's open-share cap (before anyone can use it).
+     *
+     * @return its membership, to {@linkplain OpenShare.Member#admit admit} once published
+     */
+    OpenShare.Member joinCap(OpenShare cap) {
+        OpenShare.Member member = cap.join();
+        capped = member;
+        return member;
     }
 
     /** Takes this breaker out of its cap (removed or evicted): its place, if any, goes back. */
