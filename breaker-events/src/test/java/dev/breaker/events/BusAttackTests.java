@@ -493,13 +493,18 @@ class BusAttackTests {
                             if (made.get() < 200) {
                                 made.incrementAndGet();
                                 AutoCloseable[] self = new AutoCloseable[1];
-                                self[0] = bus.subscribe(StateTransition.class, t -> {
-                                    try {
-                                        self[0].close(); // its own, from inside its first call
-                                    } catch (Exception ex) {
-                                        throw new IllegalStateException(ex);
-                                    }
-                                });
+                                try {
+                                    self[0] = bus.subscribe(StateTransition.class, t -> {
+                                        try {
+                                            self[0].close(); // its own, from inside its first call
+                                        } catch (Exception ex) {
+                                            throw new IllegalStateException(ex);
+                                        }
+                                    });
+                                } catch (IllegalStateException closing) {
+                                    // the bus is closing: close() delivers the queue and refuses new subscribers
+                                    return;
+                                }
                                 AutoCloseable old = victim.getAndSet(self[0]);
                                 if (old != null) {
                                     try {
