@@ -175,7 +175,11 @@ final class EventDispatcher {
         }
     }
 
-    /** @return 0 once stepped down; otherwise the arrivals still unaccounted, to hand over */
+    /**
+     * Delivers what waits, within the budget.
+     *
+     * @return 0 once stepped down; otherwise the arrivals still unaccounted, to hand over
+     */
     private int drainSome(int missed, int budget) {
         try {
             for (; ; ) {

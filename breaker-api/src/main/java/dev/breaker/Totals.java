@@ -40,7 +40,11 @@ final class Totals {
         return fastFailures.sum() + slow;
     }
 
-    /** @return each counter's value, in a fixed order: equal arrays mean no call was counted in between */
+    /**
+     * Every counter, for telling whether calls were counted between two readings.
+     *
+     * @return each counter's value, in a fixed order: equal arrays mean no call was counted in between
+     */
     long[] each() {
         return new long[] {
             fastSuccesses.sum(), slowSuccesses.sum(), fastFailures.sum(), slowFailures.sum(), ignored.sum()

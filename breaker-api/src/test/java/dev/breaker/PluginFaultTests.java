@@ -462,7 +462,6 @@ class PluginFaultTests {
         assertTrue(b.tryAcquire().granted());
     }
 
-    /** Answers 10 ns, then, once broken, throws an Error. */
     /** A breaker that trips at the first failure, with {@code policy} for its half-open rounds. */
     private CircuitBreaker policyBreaker(String name, HalfOpenPolicy policy) {
         return CircuitBreaker.builder(name)

@@ -68,7 +68,12 @@ public class ClosedPermitBenchmarks {
         }
     }
 
-    /** @param s state @return whether granted */
+    /**
+     * One call, measured.
+     *
+     * @param s state
+     * @return whether granted
+     */
     @Benchmark
     public boolean ours(Ours s) {
         Permit permit = s.breaker.tryAcquire();
@@ -79,7 +84,12 @@ public class ClosedPermitBenchmarks {
         return false;
     }
 
-    /** @param s state @return whether granted */
+    /**
+     * One call, measured.
+     *
+     * @param s state
+     * @return whether granted
+     */
     @Benchmark
     public boolean resilience4j(Resilience4j s) {
         if (s.breaker.tryAcquirePermission()) {
@@ -89,7 +99,12 @@ public class ClosedPermitBenchmarks {
         return false;
     }
 
-    /** @param s state @return whether granted */
+    /**
+     * One call, measured.
+     *
+     * @param s state
+     * @return whether granted
+     */
     @Benchmark
     public boolean failsafe(Failsafe s) {
         if (s.breaker.tryAcquirePermit()) {

@@ -37,19 +37,31 @@ public class ExecuteBenchmarks {
         failsafe = Subjects.failsafeExecutor(Subjects.failsafe(Subjects.Shape.COUNT_100, false));
     }
 
-    /** @return the call's result */
+    /**
+     * The call's result.
+     *
+     * @return the call's result
+     */
     @Benchmark
     public String ours() {
         return ours.get(call);
     }
 
-    /** @return the call's result */
+    /**
+     * The call's result.
+     *
+     * @return the call's result
+     */
     @Benchmark
     public String resilience4j() {
         return resilience4j.executeSupplier(call);
     }
 
-    /** @return the call's result */
+    /**
+     * The call's result.
+     *
+     * @return the call's result
+     */
     @Benchmark
     public Object failsafe() {
         return failsafe.get(checkedCall);

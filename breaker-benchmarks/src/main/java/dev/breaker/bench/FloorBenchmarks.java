@@ -45,13 +45,21 @@ public class FloorBenchmarks {
         }
     }
 
-    /** @return the supplier's value */
+    /**
+     * The supplier's value.
+     *
+     * @return the supplier's value
+     */
     @Benchmark
     public String noOpSupplier() {
         return call.get();
     }
 
-    /** @return the value read */
+    /**
+     * The value read.
+     *
+     * @return the value read
+     */
     @Benchmark
     public int volatileReadAndLongAdder() {
         int s = state;
@@ -59,7 +67,11 @@ public class FloorBenchmarks {
         return s;
     }
 
-    /** @return the guarded counter */
+    /**
+     * The guarded counter.
+     *
+     * @return the guarded counter
+     */
     @Benchmark
     public int uncontendedTryLock() {
         if (LOCK.compareAndSet(this, 0, 1)) {
@@ -70,7 +82,11 @@ public class FloorBenchmarks {
         return -1;
     }
 
-    /** @return the time */
+    /**
+     * The time.
+     *
+     * @return the time
+     */
     @Benchmark
     public long nanoTime() {
         return System.nanoTime();

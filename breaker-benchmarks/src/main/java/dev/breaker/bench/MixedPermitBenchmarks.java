@@ -130,7 +130,13 @@ public class MixedPermitBenchmarks {
         }
     }
 
-    /** @param s shared @param t traffic @return whether granted */
+    /**
+     * One call, measured.
+     *
+     * @param s shared
+     * @param t traffic
+     * @return whether granted
+     */
     @Benchmark
     public boolean ours(Shared s, Traffic t) {
         boolean[] o = t.nextOutcome();
@@ -149,7 +155,13 @@ public class MixedPermitBenchmarks {
 
     private static final IllegalStateException FAILURE = new IllegalStateException("down");
 
-    /** @param s shared @param t traffic @return whether granted */
+    /**
+     * One call, measured.
+     *
+     * @param s shared
+     * @param t traffic
+     * @return whether granted
+     */
     @Benchmark
     public boolean resilience4j(Shared s, Traffic t) {
         boolean[] o = t.nextOutcome();
@@ -165,7 +177,13 @@ public class MixedPermitBenchmarks {
         return true;
     }
 
-    /** @param s shared @param t traffic @return whether granted */
+    /**
+     * One call, measured.
+     *
+     * @param s shared
+     * @param t traffic
+     * @return whether granted
+     */
     @Benchmark
     public boolean failsafe(Shared s, Traffic t) {
         boolean[] o = t.nextOutcome();

@@ -109,7 +109,12 @@ public class ObservedBenchmarks {
         }
     }
 
-    /** @param s state @return whether granted */
+    /**
+     * One call, measured.
+     *
+     * @param s state
+     * @return whether granted
+     */
     @Benchmark
     public boolean ours(Ours s) {
         Permit permit = s.breaker.tryAcquire();
@@ -120,7 +125,12 @@ public class ObservedBenchmarks {
         return false;
     }
 
-    /** @param s state @return whether granted */
+    /**
+     * One call, measured.
+     *
+     * @param s state
+     * @return whether granted
+     */
     @Benchmark
     public boolean resilience4j(Resilience4j s) {
         if (s.breaker.tryAcquirePermission()) {

@@ -49,7 +49,11 @@ public class RampBenchmarks {
         }
     }
 
-    /** @return whether granted */
+    /**
+     * Whether granted.
+     *
+     * @return whether granted
+     */
     @Benchmark
     public boolean ours() {
         Permit permit = ramping.tryAcquire();

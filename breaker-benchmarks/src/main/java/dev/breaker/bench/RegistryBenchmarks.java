@@ -61,13 +61,25 @@ public class RegistryBenchmarks {
         }
     }
 
-    /** @param r registries @param c cursor @return the breaker */
+    /**
+     * One call, measured.
+     *
+     * @param r registries
+     * @param c cursor
+     * @return the breaker
+     */
     @Benchmark
     public CircuitBreaker ours(Registries r, Cursor c) {
         return r.ours.breaker(c.name(r));
     }
 
-    /** @param r registries @param c cursor @return the breaker */
+    /**
+     * One call, measured.
+     *
+     * @param r registries
+     * @param c cursor
+     * @return the breaker
+     */
     @Benchmark
     public io.github.resilience4j.circuitbreaker.CircuitBreaker resilience4j(Registries r, Cursor c) {
         return r.resilience4j.circuitBreaker(c.name(r));

@@ -57,7 +57,11 @@ public final class RegistryScale {
         }
     }
 
-    /** @return {nanoseconds to make them, bytes retained} */
+    /**
+     * Makes them and measures it.
+     *
+     * @return {nanoseconds to make them, bytes retained}
+     */
     private static long[] measure(String who, String[] names, boolean ours) {
         Object registry;
         IntConsumer make;

@@ -40,25 +40,41 @@ public class RejectBenchmarks {
         failsafeExecutor = Subjects.failsafeExecutor(failsafe);
     }
 
-    /** @return false: rejected */
+    /**
+     * False: rejected.
+     *
+     * @return false: rejected
+     */
     @Benchmark
     public boolean oursPermit() {
         return ours.tryAcquire().granted();
     }
 
-    /** @return false: rejected */
+    /**
+     * False: rejected.
+     *
+     * @return false: rejected
+     */
     @Benchmark
     public boolean resilience4jPermit() {
         return resilience4j.tryAcquirePermission();
     }
 
-    /** @return false: rejected */
+    /**
+     * False: rejected.
+     *
+     * @return false: rejected
+     */
     @Benchmark
     public boolean failsafePermit() {
         return failsafe.tryAcquirePermit();
     }
 
-    /** @return the rejection */
+    /**
+     * The rejection.
+     *
+     * @return the rejection
+     */
     @Benchmark
     public Object oursException() {
         try {
@@ -68,7 +84,11 @@ public class RejectBenchmarks {
         }
     }
 
-    /** @return the rejection */
+    /**
+     * The rejection.
+     *
+     * @return the rejection
+     */
     @Benchmark
     public Object resilience4jException() {
         try {
@@ -78,7 +98,11 @@ public class RejectBenchmarks {
         }
     }
 
-    /** @return the rejection */
+    /**
+     * The rejection.
+     *
+     * @return the rejection
+     */
     @Benchmark
     public Object failsafeException() {
         try {

@@ -161,13 +161,21 @@ public abstract class HalfOpenPolicyContract {
         }
     }
 
-    /** @return rounds to check */
+    /**
+     * The rounds to check.
+     *
+     * @return rounds to check
+     */
     @Provide
     public Arbitrary<Integer> rounds() {
         return Arbitraries.integers().between(1, Math.max(1, openingsChecked()));
     }
 
-    /** @return outcome sequences */
+    /**
+     * The probes' outcomes to try.
+     *
+     * @return outcome sequences
+     */
     @Provide
     public Arbitrary<List<Boolean>> outcomes() {
         return Arbitraries.of(true, false).list().ofMinSize(0).ofMaxSize(70);

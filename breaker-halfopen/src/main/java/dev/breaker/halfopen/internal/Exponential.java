@@ -59,52 +59,92 @@ public final class Exponential implements HalfOpenPolicy {
         this.rampFrom = rampFrom;
     }
 
-    /** @return the first cooldown in nanoseconds */
+    /**
+     * The first cooldown in nanoseconds.
+     *
+     * @return the first cooldown in nanoseconds
+     */
     public long initialNanos() {
         return initialNanos;
     }
 
-    /** @return each further consecutive opening's factor */
+    /**
+     * Each further consecutive opening's factor.
+     *
+     * @return each further consecutive opening's factor
+     */
     public double multiplier() {
         return multiplier;
     }
 
-    /** @return the cap in nanoseconds */
+    /**
+     * The cap in nanoseconds.
+     *
+     * @return the cap in nanoseconds
+     */
     public long maxNanos() {
         return maxNanos;
     }
 
-    /** @return the jitter, in [0, 1) */
+    /**
+     * The jitter, in [0, 1).
+     *
+     * @return the jitter, in [0, 1)
+     */
     public double jitter() {
         return jitter;
     }
 
-    /** @return the random source of the jitter */
+    /**
+     * The random source of the jitter.
+     *
+     * @return the random source of the jitter
+     */
     public DoubleSupplier random() {
         return random;
     }
 
-    /** @return the calm period in nanoseconds */
+    /**
+     * The calm period in nanoseconds.
+     *
+     * @return the calm period in nanoseconds
+     */
     public long calmNanos() {
         return calmNanos;
     }
 
-    /** @return permits per round */
+    /**
+     * Permits per round.
+     *
+     * @return permits per round
+     */
     public int probes() {
         return probes;
     }
 
-    /** @return successes that close a round */
+    /**
+     * Successes that close a round.
+     *
+     * @return successes that close a round
+     */
     public int closeAfter() {
         return closeAfter;
     }
 
-    /** @return the ramp's length in nanoseconds */
+    /**
+     * The ramp's length in nanoseconds.
+     *
+     * @return the ramp's length in nanoseconds
+     */
     public long rampNanos() {
         return rampNanos;
     }
 
-    /** @return the share a ramp starts at */
+    /**
+     * The share a ramp starts at.
+     *
+     * @return the share a ramp starts at
+     */
     public double rampFrom() {
         return rampFrom;
     }
