@@ -284,16 +284,14 @@ final class AsyncDelivery {
      * what is left as dropped and ends the bus's thread: when everything was delivered in time it
      * returns once that thread has ended (within what is left of the wait); when not, it interrupts
      * the thread, which a subscriber still holds, and returns.
-     *
-     * @return true when everything queued was delivered in time
      */
-    boolean close(long waitNanos) {
+    void close(long waitNanos) {
         closed = true;
         if (thread != null) {
             LockSupport.unpark(thread);
         }
         if (drainer == Thread.currentThread()) {
-            return false; // closed from a subscriber: it cannot wait for itself; its drain delivers the rest
+            return; // closed from a subscriber: it cannot wait for itself; its drain delivers the rest
         }
         long deadline = System.nanoTime() + waitNanos;
         boolean drained;
@@ -318,7 +316,6 @@ final class AsyncDelivery {
                 Thread.currentThread().interrupt(); // the closer asked not to wait; the thread still ends
             }
         }
-        return drained;
     }
 
     /**

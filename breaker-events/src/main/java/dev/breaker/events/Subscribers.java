@@ -55,8 +55,9 @@ final class Subscribers {
                     s.accept(event);
                 } catch (Throwable t) { // an Error too: one subscriber must not cost the others their event
                     failures.increment();
-                    if (s.failed()) {
-                        logFailure(s, event, t);
+                    long n = s.failed();
+                    if (Long.bitCount(n) == 1) { // the 1st, 2nd, 4th, 8th...: a flood logs a few lines
+                        logFailure(s, event, t, n);
                     }
                 }
                 if (ownThread) {
@@ -66,14 +67,14 @@ final class Subscribers {
         }
     }
 
-    private static void logFailure(Subscription s, BreakerEvent event, Throwable t) {
+    private static void logFailure(Subscription s, BreakerEvent event, Throwable t, long n) {
         try {
             LOG.warn(
                     "event subscriber {} for {} threw on {} (failure {}; it stays subscribed)",
                     s.consumer(),
                     s.type().getSimpleName(),
                     event,
-                    s.failures(),
+                    n,
                     t);
         } catch (Throwable loggingFailed) { // an exception that cannot print itself, or a broken logger
             // nothing more can be said safely; the event still reaches the other subscribers

@@ -32,13 +32,9 @@ final class Subscription implements AutoCloseable {
         consumer.accept(event);
     }
 
-    /** Counts a failure and answers whether to log it: the 1st, 2nd, 4th, 8th... so a flood logs a few lines. */
-    boolean failed() {
-        return Long.bitCount(failures.incrementAndGet()) == 1;
-    }
-
-    long failures() {
-        return failures.get();
+    /** Counts a failure and answers the count so far (the 1st, 2nd, 4th, 8th... are logged). */
+    long failed() {
+        return failures.incrementAndGet();
     }
 
     Class<? extends BreakerEvent> type() {
