@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * OPEN; a place stuck on a CLOSED {@code a} as {@code a} CLOSED.
  */
 @Tag("class-path") // Lincheck instruments classes; it runs on the plain class path
-public class CapInterleavingAttackTests {
+public class CapLincheckTests {
 
     private static final IllegalStateException DOWN = new IllegalStateException("down");
 
@@ -40,7 +40,7 @@ public class CapInterleavingAttackTests {
     private final CircuitBreaker b = registry.breaker("b");
 
     /** Lincheck makes one per scenario. */
-    public CapInterleavingAttackTests() {}
+    public CapLincheckTests() {}
 
     /**
      * Fails one call of {@code a}, if permitted. Returns nothing: two threads may both hold permits
@@ -131,7 +131,7 @@ public class CapInterleavingAttackTests {
     private static Unit add(DSLThreadScenario thread, List<String> ops) {
         for (String op : ops) {
             try {
-                Method m = CapInterleavingAttackTests.class.getMethod(op);
+                Method m = CapLincheckTests.class.getMethod(op);
                 thread.add(new Actor(m, new ArrayList<>(), false, false, false, false));
             } catch (NoSuchMethodException e) {
                 throw new IllegalArgumentException(op, e);
@@ -146,7 +146,7 @@ public class CapInterleavingAttackTests {
                         .iterations(0)
                         .invocationsPerIteration(300)
                         .addCustomScenario(scenario),
-                CapInterleavingAttackTests.class);
+                CapLincheckTests.class);
     }
 
     /**
