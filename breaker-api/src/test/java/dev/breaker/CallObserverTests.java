@@ -225,6 +225,107 @@ class CallObserverTests {
         }
     }
 
+    /** An observer that throws from one method only. */
+    private static CallObserver throwingOn(String method) {
+        return new CallObserver() {
+            @Override
+            public void onOutcome(CircuitBreaker breaker, Outcome outcome, boolean slow, long durationNanos) {
+                if (method.equals("onOutcome")) {
+                    throw new IllegalStateException(method + " down");
+                }
+            }
+
+            @Override
+            public void onRejected(CircuitBreaker breaker, State state) {
+                if (method.equals("onRejected")) {
+                    throw new IllegalStateException(method + " down");
+                }
+            }
+
+            @Override
+            public void onLate(CircuitBreaker breaker, Outcome outcome) {
+                if (method.equals("onLate")) {
+                    throw new IllegalStateException(method + " down");
+                }
+            }
+        };
+    }
+
+    /** Drives one success, one late result and one rejection through {@code b}. */
+    private void everyPath(CircuitBreaker b) {
+        Permit held = b.tryAcquire();
+        b.tryAcquire().onSuccess(0);
+        b.tryAcquire().onFailure(0, null); // trips (threshold 1)
+        held.onSuccess(0); // late
+        b.tryAcquire(); // rejected
+    }
+
+    @Test
+    void aFailureOfAnyOneMethodIsLoggedAloneOrInAGroup() throws Exception {
+        for (String method : List.of("onOutcome", "onRejected", "onLate")) {
+            for (boolean grouped : new boolean[] {false, true}) {
+                try (LogCapture log = new LogCapture()) {
+                    CircuitBreaker b = grouped
+                            ? breaker(1, 1, new Counting(), throwingOn(method))
+                            : breaker(1, 1, throwingOn(method));
+                    everyPath(b);
+                    String text = log.text();
+                    assertEquals(
+                            1,
+                            text.split("threw; its later failures are not logged", -1).length - 1,
+                            method + (grouped ? " in a group" : " alone") + ": " + text);
+                    assertTrue(text.contains(method + " down"), text);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aProbeWhosePolicyCannotDecideIsObservedAsReleased() {
+        Counting o = new Counting();
+        FunctionPolicy policy = new FunctionPolicy() {
+            @Override
+            public Verdict decide(int consecutiveOpens, int successes, int failures) {
+                if (successes + failures > 0) {
+                    throw new IllegalStateException("cannot decide");
+                }
+                return super.decide(consecutiveOpens, successes, failures);
+            }
+        };
+        CircuitBreaker b = CircuitBreaker.builder("undecided")
+                .window(Windows.consecutiveFailures(1))
+                .halfOpen(policy)
+                .ticker(ticker)
+                .observer(o)
+                .build();
+        b.tryAcquire().onFailure(0, null);
+        ticker.advance(FunctionPolicy.COOLDOWN);
+        Permit probe = b.tryAcquire();
+        assertThrows(IllegalStateException.class, () -> probe.onSuccess(0));
+        assertEquals(1, o.ignored.sum(), "the probe's slot went back: observed as released");
+        o.assertMatches(b);
+    }
+
+    @Test
+    void aGroupOfObserversSaysWhoIsInIt() {
+        CallObserver a = new CallObserver() {
+            @Override
+            public String toString() {
+                return "first";
+            }
+        };
+        CallObserver b = new CallObserver() {
+            @Override
+            public String toString() {
+                return "second";
+            }
+        };
+        assertEquals(
+                "CallObservers[first, second]", CallObservers.of(List.of(a, b)).toString());
+        assertEquals(a, CallObservers.of(List.of(a)));
+        assertEquals(null, CallObservers.of(List.of()));
+    }
+
     @Test
     void registryObserversSeeBreakersMadeLater() {
         Counting o = new Counting();
