@@ -62,7 +62,6 @@ final class AsyncDelivery {
     private final AtomicInteger size = new AtomicInteger();
     private final AtomicInteger wip = new AtomicInteger();
     private final LongAdder dropped = new LongAdder();
-    private final LongAdder delivered = new LongAdder();
     private volatile boolean closed;
     /** Set when close has given up waiting: the drainer delivers nothing more. */
     private volatile boolean stopped;
@@ -261,18 +260,14 @@ final class AsyncDelivery {
         }
         try {
             subscribers.deliver(e, thread != null);
-        } catch (Throwable unexpected) { // it lets no subscriber's failure out; should anything else escape, the
-            // drain must live on, or every later event would be stranded
+        } catch (Throwable unexpected) {
+            // deliver lets no subscriber's failure out; should anything else escape, the drain must
+            // live on, or every later event would be stranded
         }
-        delivered.increment();
     }
 
     long dropped() {
         return dropped.sum();
-    }
-
-    long delivered() {
-        return delivered.sum();
     }
 
     int queued() {
