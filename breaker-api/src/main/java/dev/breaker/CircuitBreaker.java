@@ -208,6 +208,20 @@ public interface CircuitBreaker {
     State state();
 
     /**
+     * How long until this breaker would admit a request, read without changing anything (no
+     * transition, no permit; SPEC rule 1 still leaves OPEN only on a request): while OPEN, what is
+     * left of the cooldown, 0 once it has passed (the next request becomes a probe); while
+     * ISOLATED, -1 (only {@link #reset()} admits again); in other states 0. What a health check or
+     * a dashboard reads to tell an OPEN breaker that waits from one that is ready to probe.
+     *
+     * @return nanoseconds, 0, or -1 when only a reset admits; an implementation that does not
+     *         track its cooldown answers 0 while OPEN
+     */
+    default long retryAfterNanos() {
+        return state() == State.ISOLATED ? -1 : 0;
+    }
+
+    /**
      * A snapshot of the state and counters.
      *
      * @return the metrics

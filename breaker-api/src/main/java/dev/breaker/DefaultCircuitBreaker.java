@@ -995,6 +995,22 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         return current.get().state;
     }
 
+    @Override
+    public long retryAfterNanos() {
+        Snapshot s = current.get();
+        if (s.state == State.ISOLATED) {
+            return -1;
+        }
+        if (s.state != State.OPEN) {
+            return 0;
+        }
+        if (!s.sinceKnown) { // the ticker failed when it opened: the cooldown starts at the next good reading
+            return s.cooldownNanos;
+        }
+        long elapsed = Math.max(0, ticker.read() - s.since); // as tryAcquire measures it
+        return elapsed < s.cooldownNanos ? s.cooldownNanos - elapsed : 0;
+    }
+
     /**
      * Every call counted so far, each outcome's count apart: values that move while the breaker
      * is used and stand still while it is idle (the registry's idle eviction compares it between
