@@ -1,0 +1,106 @@
+package dev.breaker.spring;
+
+import dev.breaker.BreakerRegistry;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import org.springframework.aop.framework.Advised;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.SmartInstantiationAwareBeanPostProcessor;
+import org.springframework.core.Ordered;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Checks every bean with {@link Breaker} methods when it is made, so that a declaration that
+ * cannot work stops startup instead of failing (or silently doing nothing) at the first call:
+ * <ul>
+ * <li>each method's fallback exists and fits, and the method can be intercepted
+ *     ({@link BreakerMethod#of});
+ * <li>the bean Spring hands out is a proxy advised by {@link BreakerAdvisor}: without Spring's
+ *     auto-proxying ({@code spring.aop.auto=false} and no {@code @EnableAspectJAutoProxy}) the
+ *     annotation would do nothing.
+ * </ul>
+ * Once every singleton is made, the breakers the annotations name are made in the registry, so
+ * that they appear in the actuator endpoint and the metrics before their first call.
+ *
+ * <p>Runs after every other post-processor, so it sees the proxy the auto-proxy creator made.
+ */
+public final class BreakerBeanValidator
+        implements SmartInstantiationAwareBeanPostProcessor, SmartInitializingSingleton, BeanFactoryAware, Ordered {
+
+    private final Set<String> earlyChecked = ConcurrentHashMap.newKeySet();
+    private final Set<String> names = ConcurrentHashMap.newKeySet();
+    private BeanFactory beanFactory;
+
+    /** Made by the auto-configuration. */
+    public BreakerBeanValidator() {}
+
+    @Override
+    public void setBeanFactory(BeanFactory beanFactory) {
+        this.beanFactory = beanFactory;
+    }
+
+    @Override
+    public int getOrder() {
+        return Ordered.LOWEST_PRECEDENCE;
+    }
+
+    @Override
+    public Object getEarlyBeanReference(Object bean, String beanName) throws BeansException {
+        // a bean taken early (a circular reference) is proxied here, and handed out as it is now
+        if (check(bean, beanName)) {
+            earlyChecked.add(beanName);
+        }
+        return bean;
+    }
+
+    @Override
+    public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
+        if (beanName == null || !earlyChecked.remove(beanName)) {
+            check(bean, beanName);
+        }
+        return bean;
+    }
+
+    /** Checks one bean; whether it has {@link Breaker} methods. */
+    private boolean check(Object bean, String beanName) {
+        Class<?> type = ClassUtils.getUserClass(AopUtils.getTargetClass(bean));
+        List<Method> annotated = BreakerMethod.annotated(type);
+        if (annotated.isEmpty()) {
+            return false;
+        }
+        for (Method m : annotated) {
+            names.add(BreakerMethod.of(m, type).name);
+        }
+        boolean advised = bean instanceof Advised a
+                && Arrays.stream(a.getAdvisors()).anyMatch(x -> x.getAdvice() instanceof BreakerInterceptor);
+        if (!advised) {
+            throw new BreakerDeclarationException("bean '" + beanName + "' (" + type.getName()
+                    + ") has @Breaker methods but Spring did not proxy it, so no call would pass a breaker: "
+                    + annotated.stream().map(BreakerMethod::describe).sorted().collect(Collectors.joining(", "))
+                    + ". Spring's auto-proxying is off (spring.aop.auto=false without @EnableAspectJAutoProxy"
+                    + " or another auto-proxy creator), or the bean is made before it (a BeanPostProcessor or"
+                    + " a bean one depends on)");
+        }
+        return true;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        BreakerRegistry registry =
+                beanFactory.getBeanProvider(BreakerRegistry.class).getIfAvailable();
+        if (registry != null) {
+            for (String name : new TreeSet<>(names)) {
+                registry.breaker(name);
+            }
+        }
+    }
+}

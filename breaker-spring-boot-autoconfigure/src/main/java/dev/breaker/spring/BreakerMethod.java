@@ -1,0 +1,212 @@
+package dev.breaker.spring;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import org.springframework.core.BridgeMethodResolver;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * One {@link Breaker} method of one bean class, checked: its breaker's name, whether it is
+ * asynchronous, and its fallback. Made once per method when the bean is made (so that a bad
+ * declaration stops startup) and again, cached, by the interceptor.
+ */
+final class BreakerMethod {
+
+    /** Return types whose outcome arrives later than the return, which the breaker cannot judge on return. */
+    private static final List<String> UNSUPPORTED_ASYNC =
+            List.of("org.reactivestreams.Publisher", "java.util.concurrent.Flow$Publisher");
+
+    final Method method;
+    final String name;
+    /** The method returns a {@link CompletionStage} or a {@link CompletableFuture}. */
+    final boolean async;
+    /** The fallback, accessible, or null. */
+    final Method fallback;
+    /** The type of the fallback's trailing exception parameter, or null when it takes none. */
+    final Class<?> handled;
+
+    private BreakerMethod(Method method, String name, boolean async, Method fallback, Class<?> handled) {
+        this.method = method;
+        this.name = name;
+        this.async = async;
+        this.fallback = fallback;
+        this.handled = handled;
+    }
+
+    /**
+     * The methods of {@code type} and its supertypes that carry {@link Breaker} (on them or on a
+     * method they override), the most specific declaration of each.
+     *
+     * @param type the bean's own class (not a proxy's)
+     * @return the methods, in no particular order
+     */
+    static List<Method> annotated(Class<?> type) {
+        List<Method> found = new ArrayList<>();
+        ReflectionUtils.doWithMethods(
+                type,
+                m -> {
+                    Method specific = ClassUtils.getMostSpecificMethod(m, type);
+                    if (!found.contains(specific)) {
+                        found.add(specific);
+                    }
+                },
+                m -> !m.isBridge()
+                        && !m.isSynthetic()
+                        && m.getDeclaringClass() != Object.class
+                        && AnnotatedElementUtils.hasAnnotation(m, Breaker.class));
+        return found;
+    }
+
+    /**
+     * Checks a {@link Breaker} method of a bean class and finds its fallback.
+     *
+     * @param declared    the method (as a proxy sees it, or found by {@link #annotated})
+     * @param targetClass the bean's own class
+     * @return the checked method
+     * @throws BreakerDeclarationException naming the method when it cannot work as written
+     */
+    static BreakerMethod of(Method declared, Class<?> targetClass) {
+        Method method = BridgeMethodResolver.findBridgedMethod(ClassUtils.getMostSpecificMethod(declared, targetClass));
+        Breaker breaker = AnnotatedElementUtils.findMergedAnnotation(method, Breaker.class);
+        if (breaker == null) {
+            throw new BreakerDeclarationException(describe(method) + " has no @Breaker annotation");
+        }
+        String name = breaker.value();
+        if (name.isBlank()) {
+            throw new BreakerDeclarationException(
+                    "@Breaker on " + describe(method) + ": the breaker's name must not be blank, was '" + name + "'");
+        }
+        int modifiers = method.getModifiers();
+        if (Modifier.isPrivate(modifiers) || Modifier.isStatic(modifiers) || Modifier.isFinal(modifiers)) {
+            throw new BreakerDeclarationException("@Breaker(\"" + name + "\") on " + describe(method)
+                    + ": a "
+                    + (Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static" : "final")
+                    + " method cannot be intercepted by a Spring proxy, so the breaker would never see its calls;"
+                    + " make it a non-final instance method that is not private");
+        }
+        Class<?> returns = method.getReturnType();
+        boolean async = returns == CompletionStage.class || returns == CompletableFuture.class;
+        if (!async
+                && (Future.class.isAssignableFrom(returns)
+                        || CompletionStage.class.isAssignableFrom(returns)
+                        || unsupportedAsync(returns))) {
+            throw new BreakerDeclarationException(
+                    "@Breaker(\"" + name + "\") on " + describe(method)
+                            + ": returns " + returns.getName() + ", whose outcome arrives after the method returns;"
+                            + " the breaker judges a CompletionStage or a CompletableFuture (declare one of those) or a plain value");
+        }
+        String fallbackName = breaker.fallbackMethod();
+        if (fallbackName.isEmpty()) {
+            return new BreakerMethod(method, name, async, null, null);
+        }
+        Class<?>[] params = method.getParameterTypes();
+        List<Method> candidates = new ArrayList<>();
+        List<Method> named = new ArrayList<>();
+        ReflectionUtils.doWithMethods(
+                targetClass,
+                m -> {
+                    named.add(m);
+                    Class<?>[] p = m.getParameterTypes();
+                    boolean same = Arrays.equals(p, params);
+                    boolean withThrowable = p.length == params.length + 1
+                            && Arrays.equals(Arrays.copyOf(p, params.length), params)
+                            && Throwable.class.isAssignableFrom(p[params.length]);
+                    if ((same || withThrowable) && candidates.stream().noneMatch(c -> overrides(c, m))) {
+                        candidates.add(m);
+                    }
+                },
+                m -> m.getName().equals(fallbackName) && !m.isBridge() && !m.isSynthetic());
+        String expected = fallbackName + "(" + names(params) + ") or " + fallbackName + "(" + names(params)
+                + (params.length == 0 ? "" : ", ") + "Throwable or a subtype)";
+        if (candidates.isEmpty()) {
+            throw new BreakerDeclarationException("@Breaker(\"" + name + "\") on " + describe(method)
+                    + ": no fallback method " + expected + " in " + targetClass.getName()
+                    + (named.isEmpty()
+                            ? ""
+                            : "; found "
+                                    + named.stream()
+                                            .map(BreakerMethod::describe)
+                                            .collect(Collectors.joining(", "))));
+        }
+        if (candidates.size() > 1) {
+            throw new BreakerDeclarationException("@Breaker(\"" + name + "\") on " + describe(method)
+                    + ": the fallback is ambiguous, "
+                    + candidates.stream().map(BreakerMethod::describe).collect(Collectors.joining(" and "))
+                    + " both fit; keep one");
+        }
+        Method fallback = candidates.get(0);
+        if (!ClassUtils.isAssignable(returns, fallback.getReturnType())
+                || (returns == void.class) != (fallback.getReturnType() == void.class)) {
+            throw new BreakerDeclarationException("@Breaker(\"" + name + "\") on " + describe(method)
+                    + ": the fallback " + describe(fallback) + " returns "
+                    + fallback.getReturnType().getName()
+                    + ", which " + method.getName() + " cannot return (it returns " + returns.getName() + ")");
+        }
+        ReflectionUtils.makeAccessible(fallback);
+        Class<?> handled =
+                fallback.getParameterCount() > params.length ? fallback.getParameterTypes()[params.length] : null;
+        return new BreakerMethod(method, name, async, fallback, handled);
+    }
+
+    private static boolean overrides(Method sub, Method sup) {
+        return sub.getName().equals(sup.getName()) && Arrays.equals(sub.getParameterTypes(), sup.getParameterTypes());
+    }
+
+    private static boolean unsupportedAsync(Class<?> type) {
+        for (String name : UNSUPPORTED_ASYNC) {
+            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                if (ClassUtils.getAllInterfacesForClassAsSet(c).stream()
+                                .anyMatch(i -> i.getName().equals(name))
+                        || c.getName().equals(name)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether the fallback takes {@code failure}. */
+    boolean handles(Throwable failure) {
+        return fallback != null && (handled == null || handled.isInstance(failure));
+    }
+
+    /**
+     * Calls the fallback on {@code target} with the call's arguments (and the failure, when it
+     * takes one). What it throws reaches the caller as thrown.
+     */
+    Object fallback(Object target, Object[] args, Throwable failure) throws Throwable {
+        Object[] withFailure = args;
+        if (handled != null) {
+            withFailure = Arrays.copyOf(args, args.length + 1);
+            withFailure[args.length] = failure;
+        }
+        try {
+            return fallback.invoke(Modifier.isStatic(fallback.getModifiers()) ? null : target, withFailure);
+        } catch (InvocationTargetException e) {
+            throw e.getCause() != null ? e.getCause() : e;
+        }
+    }
+
+    static String describe(Method m) {
+        return m.getDeclaringClass().getName() + "." + m.getName() + "(" + names(m.getParameterTypes()) + ")";
+    }
+
+    private static String names(Class<?>[] types) {
+        return Arrays.stream(types).map(Class::getSimpleName).collect(Collectors.joining(", "));
+    }
+
+    @Override
+    public String toString() {
+        return "@Breaker(\"" + name + "\") " + describe(method);
+    }
+}

@@ -1,0 +1,132 @@
+package dev.breaker.spring;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The {@code breaker.*} configuration, bound by Spring from any property source
+ * ({@code application.yml}, {@code application.properties}, environment variables, ...).
+ *
+ * <p>The breakers' own keys ({@code breaker.defaults.*}, {@code breaker.instances.<name>.*},
+ * {@code breaker.registry.*}) are collected here as text, exactly as written, and handed to
+ * {@link dev.breaker.BreakerRegistry#builder(Map)}: the properties format of {@code breaker-api}
+ * decides what they mean, so a value means the same in YAML as in a {@code .properties} file or
+ * in {@code BreakerRegistry.fromProperties} (durations {@code 30s} or {@code PT30S}, rates
+ * {@code 0.5} or {@code 50%}, keys in kebab-case or camelCase), and a named instance inherits the
+ * defaults key by key. A YAML list becomes the comma-separated value the format expects.
+ *
+ * <p>{@code breaker.health.include} is the starter's own: the breakers whose state the
+ * {@code breakers} health contributor reports.
+ */
+@ConfigurationProperties(prefix = "breaker", ignoreUnknownFields = false)
+public class BreakerProperties {
+
+    private static final Pattern INDEXED = Pattern.compile("(.+)(?:\\[(\\d+)]|\\.(\\d+))");
+
+    private final Map<String, String> defaults = new LinkedHashMap<>();
+    private final Map<String, String> instances = new LinkedHashMap<>();
+    private final Map<String, String> registry = new LinkedHashMap<>();
+    private final Health health = new Health();
+
+    /** Creates empty properties; Spring fills them. */
+    public BreakerProperties() {}
+
+    /**
+     * The keys after {@code breaker.defaults.}, such as {@code window.type} or {@code cooldown}.
+     *
+     * @return the live map Spring binds into
+     */
+    public Map<String, String> getDefaults() {
+        return defaults;
+    }
+
+    /**
+     * The keys after {@code breaker.instances.}, such as {@code payments.window.threshold}.
+     *
+     * @return the live map Spring binds into
+     */
+    public Map<String, String> getInstances() {
+        return instances;
+    }
+
+    /**
+     * The keys after {@code breaker.registry.}: {@code max-open-share}, {@code evict-idle-after}.
+     *
+     * @return the live map Spring binds into
+     */
+    public Map<String, String> getRegistry() {
+        return registry;
+    }
+
+    /**
+     * What the health contributor reports.
+     *
+     * @return the health settings
+     */
+    public Health getHealth() {
+        return health;
+    }
+
+    /**
+     * The breakers' keys as the properties format of {@code breaker-api} reads them: whole keys
+     * ({@code breaker.defaults.cooldown}) to their text.
+     *
+     * @return a new sorted map
+     */
+    public Map<String, String> toProperties() {
+        Map<String, String> all = new TreeMap<>();
+        put(all, "breaker.defaults.", defaults);
+        put(all, "breaker.instances.", instances);
+        put(all, "breaker.registry.", registry);
+        return all;
+    }
+
+    /** Puts {@code values} under {@code prefix}, joining a YAML list's elements with commas in their order. */
+    private static void put(Map<String, String> all, String prefix, Map<String, String> values) {
+        Map<String, TreeMap<Integer, String>> lists = new TreeMap<>();
+        for (Map.Entry<String, String> e : values.entrySet()) {
+            Matcher m = INDEXED.matcher(e.getKey());
+            if (m.matches()) {
+                lists.computeIfAbsent(m.group(1), k -> new TreeMap<>())
+                        .put(Integer.valueOf(m.group(2) != null ? m.group(2) : m.group(3)), e.getValue());
+            } else {
+                all.put(prefix + e.getKey(), e.getValue());
+            }
+        }
+        lists.forEach((key, elements) -> all.put(prefix + key, String.join(",", elements.values())));
+    }
+
+    /** {@code breaker.health.*}: which breakers the {@code breakers} health contributor reports. */
+    public static class Health {
+
+        private List<String> include = new ArrayList<>();
+
+        /** Creates empty settings; Spring fills them. */
+        public Health() {}
+
+        /**
+         * The names of the breakers whose state is reported (none by default: a breaker's health
+         * is opt-in, since an OPEN breaker is a protected dependency, not a sick application).
+         *
+         * @return the names
+         */
+        public List<String> getInclude() {
+            return include;
+        }
+
+        /**
+         * Sets the names of the breakers whose state is reported.
+         *
+         * @param include the names
+         */
+        public void setInclude(List<String> include) {
+            this.include = new ArrayList<>(include);
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package dev.breaker.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.breaker.BreakerListener;
+import dev.breaker.BreakerRegistry;
+import dev.breaker.CircuitBreakerConfig;
+import dev.breaker.StateTransition;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.util.TestPropertyValues;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The registry bean from {@code breaker.*}: what the keys mean, the beans it takes, and bad configuration. */
+class ConfigurationTests {
+
+    private final ApplicationContextRunner runner =
+            new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class));
+
+    @Test
+    void theKeysMeanWhatTheyMeanInThePropertiesFormatAndInstancesInheritTheDefaults() {
+        runner.withPropertyValues(
+                        "breaker.defaults.window.type=count",
+                        "breaker.defaults.window.size=10",
+                        "breaker.defaults.window.failure-rate-threshold=50%",
+                        "breaker.defaults.cooldown=30s",
+                        "breaker.defaults.slowCallThreshold=2s",
+                        "breaker.instances.payments.window.size=4",
+                        "breaker.instances.payments.probes=3",
+                        "breaker.instances.payments.eu.max-half-open-duration=PT1M",
+                        "breaker.registry.max-open-share=0.5")
+                .run(context -> {
+                    BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+                    BreakerRegistry expected = BreakerRegistry.fromProperties(Map.of(
+                            "breaker.defaults.window.type", "count",
+                            "breaker.defaults.window.size", "10",
+                            "breaker.defaults.window.failureRateThreshold", "0.5",
+                            "breaker.defaults.cooldown", "PT30S",
+                            "breaker.defaults.slow-call-threshold", "2s",
+                            "breaker.instances.payments.window.size", "4",
+                            "breaker.instances.payments.probes", "3",
+                            "breaker.instances.payments.eu.maxHalfOpenDuration", "1m"));
+                    for (String name : List.of("payments", "payments.eu", "other")) {
+                        assertThat(registry.configFor(name)).as(name).isEqualTo(expected.configFor(name));
+                    }
+                    CircuitBreakerConfig payments = registry.configFor("payments");
+                    assertThat(payments.window().describe()).contains("size=4").contains("0.5");
+                    assertThat(payments).isNotEqualTo(registry.configFor("other"));
+                });
+    }
+
+    @Test
+    void environmentVariablesAndYamlListsBindToo() {
+        runner.withInitializer(context -> TestPropertyValues.of(
+                                "BREAKER_DEFAULTS_COOLDOWN=5s", "BREAKER_INSTANCES_STOCK_WINDOW_THRESHOLD=7")
+                        .applyTo(
+                                context.getEnvironment(),
+                                TestPropertyValues.Type.SYSTEM_ENVIRONMENT,
+                                "test-systemEnvironment"))
+                .withPropertyValues(
+                        "breaker.instances.stock.classifier.type=exceptions",
+                        "breaker.instances.stock.classifier.record-exceptions[0]=java.io.IOException",
+                        "breaker.instances.stock.classifier.record-exceptions[1]=java.util.concurrent.TimeoutException")
+                .run(context -> {
+                    BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+                    BreakerRegistry expected = BreakerRegistry.fromProperties(Map.of(
+                            "breaker.defaults.cooldown",
+                            "5s",
+                            "breaker.instances.stock.window.threshold",
+                            "7",
+                            "breaker.instances.stock.classifier.type",
+                            "exceptions",
+                            "breaker.instances.stock.classifier.record-exceptions",
+                            "java.io.IOException, java.util.concurrent.TimeoutException"));
+                    assertThat(registry.configFor("stock")).isEqualTo(expected.configFor("stock"));
+                    assertThat(registry.configFor("other")).isEqualTo(expected.configFor("other"));
+                });
+    }
+
+    @Test
+    void aBadValueStopsStartupNamingTheKeyTheValueAndWhatIsAllowed() {
+        runner.withPropertyValues("breaker.instances.payments.cooldown=soon").run(context -> {
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = new BreakerConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis).isNotNull();
+            assertThat(analysis.getDescription())
+                    .startsWith("Invalid breaker configuration:\n\n    Property: breaker.instances.payments.cooldown\n"
+                            + "    Value: \"soon\"\n")
+                    .contains("Reason: breaker.instances.payments.cooldown: ")
+                    .contains("'soon'")
+                    .contains("30s");
+            assertThat(analysis.getAction()).contains("breaker.instances.payments.cooldown");
+        });
+    }
+
+    @Test
+    void anUnknownKeyStopsStartupListingTheValidKeys() {
+        runner.withPropertyValues("breaker.defaults.cooldwn=1s").run(context -> {
+            FailureAnalysis analysis = new BreakerConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription())
+                    .contains("Property: breaker.defaults.cooldwn\n")
+                    .contains("Value: \"1s\"")
+                    .contains("unknown key")
+                    .contains("slow-call-threshold");
+        });
+    }
+
+    @Test
+    void anUnknownWindowNameListsTheWindowsThatExist() {
+        runner.withPropertyValues("breaker.defaults.window.type=sliding").run(context -> {
+            FailureAnalysis analysis = new BreakerConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription())
+                    .contains("Property: breaker.defaults.window.type\n")
+                    .contains("Value: \"sliding\"")
+                    .contains("consecutive")
+                    .contains("count");
+        });
+    }
+
+    @Test
+    void anUnknownKeyOutsideTheBreakersOwnGroupsStopsStartupToo() {
+        runner.withPropertyValues("breaker.helth.include=payments").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("breaker.helth.include");
+        });
+    }
+
+    @Test
+    void everyListenerBeanHearsEveryBreaker() {
+        runner.withUserConfiguration(Listening.class).run(context -> {
+            BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+            registry.breaker("a").isolate();
+            registry.breaker("b").isolate();
+            Listening l = context.getBean(Listening.class);
+            org.awaitility.Awaitility.await().until(() -> l.heard.size() == 2);
+            assertThat(l.heard).containsExactlyInAnyOrder("a", "b");
+        });
+    }
+
+    @Test
+    void theApplicationsOwnRegistryWins() {
+        BreakerRegistry own = BreakerRegistry.builder().build();
+        runner.withBean(BreakerRegistry.class, () -> own)
+                .withPropertyValues("breaker.defaults.cooldown=soon") // not read: the registry is the application's
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
+                        .getBean(BreakerRegistry.class)
+                        .isSameAs(own));
+    }
+
+    @Test
+    void startsWithoutMicrometerOrActuatorOnTheClassPath() {
+        runner.withClassLoader(new FilteredClassLoader(
+                        "io.micrometer",
+                        "dev.breaker.micrometer",
+                        "org.springframework.boot.actuate",
+                        "org.springframework.boot.health"))
+                .withConfiguration(AutoConfigurations.of(
+                        BreakerMetricsAutoConfiguration.class,
+                        BreakerEndpointAutoConfiguration.class,
+                        BreakerHealthAutoConfiguration.class))
+                .withPropertyValues("breaker.defaults.cooldown=1s")
+                .run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(BreakerRegistry.class);
+                    assertThat(context).doesNotHaveBean("breakerMeterBinder");
+                    assertThat(context).doesNotHaveBean("breakersEndpoint");
+                    assertThat(context).doesNotHaveBean("breakersHealthIndicator");
+                });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Listening {
+        final List<String> heard = new CopyOnWriteArrayList<>();
+
+        @Bean
+        BreakerListener recorder() {
+            return event -> {
+                if (event instanceof StateTransition t) {
+                    heard.add(t.breakerName());
+                }
+            };
+        }
+    }
+}
