@@ -145,12 +145,17 @@ final class BreakerMethod {
                     + " both fit; keep one");
         }
         Method fallback = candidates.get(0);
-        if (!ClassUtils.isAssignable(returns, fallback.getReturnType())
-                || (returns == void.class) != (fallback.getReturnType() == void.class)) {
+        // an async method returns a future of the interceptor's own, which any stage can complete
+        boolean fits = async
+                ? CompletionStage.class.isAssignableFrom(fallback.getReturnType())
+                : ClassUtils.isAssignable(returns, fallback.getReturnType())
+                        && (returns == void.class) == (fallback.getReturnType() == void.class);
+        if (!fits) {
             throw new BreakerDeclarationException("@Breaker(\"" + name + "\") on " + describe(method)
                     + ": the fallback " + describe(fallback) + " returns "
                     + fallback.getReturnType().getName()
-                    + ", which " + method.getName() + " cannot return (it returns " + returns.getName() + ")");
+                    + ", which " + method.getName() + " cannot return (it returns " + returns.getName()
+                    + (async ? "; an asynchronous method's fallback returns a CompletionStage" : "") + ")");
         }
         ReflectionUtils.makeAccessible(fallback);
         Class<?> handled =
