@@ -65,8 +65,10 @@ public class BreakersEndpoint {
      *
      * @param name   the breaker's name
      * @param action {@code isolate} or {@code reset}
-     * @return the breaker afterwards, or null (a 404) when the registry holds none of that name
-     * @throws InvalidEndpointRequestException (a 400) for another action
+     * @return the breaker afterwards
+     * @throws InvalidEndpointRequestException (a 400) for another action, or when the registry holds
+     *                                         no breaker of that name (a write operation that
+     *                                         returns nothing would answer 204, as if it had worked)
      */
     @WriteOperation
     public BreakerReport change(@Selector String name, @Selector String action) {
@@ -85,7 +87,13 @@ public class BreakersEndpoint {
                     }
                     return BreakerReport.of(b);
                 })
-                .orElse(null);
+                .orElseThrow(() -> new InvalidEndpointRequestException(
+                        "breakers/" + name + "/" + action + ": no breaker named '" + name + "'; the registry holds "
+                                + registry.breakers().stream()
+                                        .map(CircuitBreaker::name)
+                                        .sorted()
+                                        .toList(),
+                        "no breaker named '" + name + "'"));
     }
 
     /**
