@@ -22,6 +22,9 @@ import org.springframework.web.bind.annotation.RestController;
 @SpringBootApplication
 public class PaymentsApplication {
 
+    /** Made by Spring. */
+    public PaymentsApplication() {}
+
     /**
      * Starts the service.
      *
@@ -35,6 +38,9 @@ public class PaymentsApplication {
     @Service
     public static class Gateway {
         private final AtomicBoolean down = new AtomicBoolean();
+
+        /** Made by Spring; up at first. */
+        public Gateway() {}
 
         /**
          * Switches the gateway down or up.
