@@ -50,6 +50,19 @@ record ConfigFile(String name, CircuitBreakerConfig config) {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(name + ": not a properties file: " + e.getMessage());
         }
+        return of(name, properties, seed);
+    }
+
+    /**
+     * Makes a configuration from properties already read.
+     *
+     * @param name       its name, as the outputs show it
+     * @param properties its keys
+     * @param seed       the seed of its random draws
+     * @return the configuration
+     * @throws ConfigException when a key or value is bad
+     */
+    static ConfigFile of(String name, Properties properties, long seed) throws ConfigException {
         Map<String, String> keys = new TreeMap<>();
         for (String key : properties.stringPropertyNames()) {
             if (!key.startsWith(PREFIX + ".")) {
