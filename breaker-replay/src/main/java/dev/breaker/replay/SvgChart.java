@@ -250,7 +250,7 @@ final class SvgChart {
             svg.raw("<rect x=\"" + Svg.num(x) + "\" y=\"" + y + "\" width=\"14\" height=\"14\" fill=\"" + item[0]
                     + "\" stroke=\"#666666\" stroke-width=\"0.5\"/>\n");
             svg.text(x + 19, y + 11.5, 12, "start", "normal", text);
-            x += 19 + text.length() * 6.6 + 18;
+            x += 19 + text.length() * 7.2 + 22;
         }
     }
 

@@ -140,4 +140,22 @@ class ReplayWorkedExampleTests {
         assertEquals(0, s.failures());
         assertEquals(1_000_000, s.timeToTripNanos(), "the bad spell began with the first slow call, at 1 ms");
     }
+
+    /**
+     * A breaker that flaps without end keeps its first 1,000 transitions and counts the rest:
+     * threshold 1, cooldown 0, every call a failure: the first opens it, each later one is a probe
+     * that fails (OPEN -> HALF_OPEN -> OPEN), so 1 + 2 * 1,499 transitions.
+     */
+    @Test
+    void aFlappingBreakerKeepsTheFirstThousandTransitionsAndCountsThemAll() {
+        StringBuilder csv = new StringBuilder("time_ms,outcome\n");
+        for (int t = 0; t < 1500; t++) {
+            csv.append(t).append(",failure\n");
+        }
+        Summary s = Runs.one(csv.toString(), Runs.config("flap.properties", "window.threshold = 1", "cooldown = 0ms"));
+        assertEquals(2999, s.transitionCount());
+        assertEquals(Simulation.KEPT_TRANSITIONS, s.transitions().size());
+        assertEquals("500 OPEN -> HALF_OPEN", Runs.transitions(s).get(999));
+        assertEquals(List.of(1500L, 1500L, 0L, 1500L, 0L, 0L), Runs.counts(s));
+    }
 }
