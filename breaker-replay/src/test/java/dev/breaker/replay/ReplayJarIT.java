@@ -16,11 +16,20 @@ import org.junit.jupiter.api.io.TempDir;
 /** The runnable jar that package made, in a subprocess: {@code java -jar target/breaker-replay.jar}. */
 class ReplayJarIT {
 
-    static final Path JAR = Path.of("target", "breaker-replay.jar");
+    static final String JAR_PROPERTY = "breaker.replay.jar";
+    static final Path JAR = Path.of(System.getProperty(JAR_PROPERTY, "target/breaker-replay.jar"));
     static final Path EXAMPLES = Path.of("..", "examples");
 
     @TempDir
     Path dir;
+
+    /** Failsafe sets the property after package made the jar; a Surefire run picked by -Dtest skips. */
+    @org.junit.jupiter.api.BeforeAll
+    static void onlyUnderFailsafe() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                System.getProperty(JAR_PROPERTY) != null, "run by Failsafe in the integration-test phase");
+        assertTrue(Files.isRegularFile(JAR), JAR + " made by package");
+    }
 
     record Run(int code, String out, String err) {}
 
