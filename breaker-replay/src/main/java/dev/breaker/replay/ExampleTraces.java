@@ -25,6 +25,10 @@ import java.util.SplittableRandom;
  *
  * <p>Run: {@code java -cp breaker-replay/target/breaker-replay.jar dev.breaker.replay.ExampleTraces
  * examples/traces}. A test checks that the committed traces are what this writes.
+ *
+ * <p>{@code ... ExampleTraces --large N FILE} writes a long trace of about {@code N} calls for
+ * measuring the tool on large inputs: the same traffic, {@code N * 50 ms} long, down for 30 s
+ * (95% of calls fail) at the middle of every hour.
  */
 public final class ExampleTraces {
 
@@ -42,6 +46,19 @@ public final class ExampleTraces {
      * @throws IOException when a file cannot be written
      */
     public static void main(String[] args) throws IOException {
+        if (args.length > 0 && args[0].equals("--large")) {
+            if (args.length != 3) {
+                throw new IllegalArgumentException("usage: --large CALLS FILE");
+            }
+            long calls = Long.parseLong(args[1]);
+            if (calls < 1 || calls > 1_000_000_000L) {
+                throw new IllegalArgumentException("CALLS must be 1 to 1,000,000,000, was " + calls);
+            }
+            try (Writer w = Files.newBufferedWriter(Path.of(args[2]), StandardCharsets.UTF_8)) {
+                writeLarge(calls, w);
+            }
+            return;
+        }
         Path dir = Path.of(args.length > 0 ? args[0] : "examples/traces");
         Files.createDirectories(dir);
         for (String name : NAMES) {
@@ -74,6 +91,24 @@ public final class ExampleTraces {
             case "blip" -> calls(out, random, 60_000, t -> t >= 30_000 && t < 31_500 ? 1.0 : 0.01, t -> 0);
             default -> throw new IllegalArgumentException("no example trace '" + name + "', only " + NAMES);
         }
+    }
+
+    /**
+     * Writes a long trace of about {@code calls} calls (see the class comment).
+     *
+     * @param calls about how many calls: the trace lasts {@code calls * 50} ms
+     * @param out   where to write it
+     * @throws IOException when writing fails
+     */
+    static void writeLarge(long calls, Writer out) throws IOException {
+        out.write("time_ms,outcome,duration_ms\n");
+        long hour = 3_600_000L;
+        calls(
+                out,
+                new SplittableRandom(SEED - 1),
+                calls * 50,
+                t -> t % hour >= hour / 2 && t % hour < hour / 2 + 30_000 ? 0.95 : 0.01,
+                t -> 0);
     }
 
     private static double progress(long t, long from, long to) {

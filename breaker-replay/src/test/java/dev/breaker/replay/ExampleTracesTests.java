@@ -33,6 +33,31 @@ class ExampleTracesTests {
         assertTrue(committed.lines().count() < 5_000, "small enough to commit");
     }
 
+    @Test
+    void theLargeTraceHasAboutTheCallsAskedForInTimeOrderWithItsOutageAtTheHalfHour() throws Exception {
+        StringWriter w = new StringWriter();
+        ExampleTraces.writeLarge(100_000, w); // 5,000 s: one outage, from 1,800 s to 1,830 s
+        List<String> rows = w.toString().lines().skip(1).toList();
+        assertTrue(rows.size() > 95_000 && rows.size() < 105_000, rows.size() + " rows");
+        long previous = -1;
+        int failedInOutage = 0;
+        int inOutage = 0;
+        int failedElsewhere = 0;
+        for (String row : rows) {
+            String[] cells = row.split(",");
+            long t = Long.parseLong(cells[0]);
+            assertTrue(t >= previous && t < 5_000_000, row);
+            previous = t;
+            boolean outage = t >= 1_800_000 && t < 1_830_000;
+            boolean failed = cells[1].equals("failure");
+            inOutage += outage ? 1 : 0;
+            failedInOutage += outage && failed ? 1 : 0;
+            failedElsewhere += !outage && failed ? 1 : 0;
+        }
+        assertTrue(failedInOutage > inOutage * 0.9, failedInOutage + " of " + inOutage);
+        assertTrue(failedElsewhere < rows.size() * 0.02, failedElsewhere + " failures outside the outage");
+    }
+
     static ConfigFile example(String name) throws ConfigException {
         return ConfigFile.load(EXAMPLES.resolve("configs").resolve(name + ".properties"), 0);
     }
