@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** SPEC rule 19: a dependency that says "retry after" opens the breaker at once for that long, capped. */
@@ -260,6 +261,7 @@ class BackOffTests {
         assertEquals(1, b.metrics().lateResults());
     }
 
+    @Tag("race")
     @Test
     void racingWithOrdinaryTripsOneTransitionWins() throws Exception {
         int threads = 8;

@@ -15,6 +15,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -368,6 +369,7 @@ class CallObserverTests {
         assertEquals(List.of("first", "second"), order);
     }
 
+    @Tag("race")
     @Test
     void underRacingThreadsEveryCallIsObservedExactlyOnce() throws Exception {
         int threads = 8;

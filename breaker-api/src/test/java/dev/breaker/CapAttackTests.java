@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -110,6 +111,7 @@ class CapAttackTests {
      * match the states: {@code a} CLOSED holds none (a failure trips it), {@code a} not CLOSED holds
      * the only one (a failure of {@code b} is suppressed). Many rounds, each checked.
      */
+    @Tag("race")
     @Test
     void racingTripsResetsAndIsolationsLeaveThePlacesMatchingTheStates() throws Exception {
         BreakerRegistry r = BreakerRegistry.builder()

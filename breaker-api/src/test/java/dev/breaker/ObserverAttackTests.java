@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -115,6 +116,7 @@ class ObserverAttackTests {
         }
     }
 
+    @Tag("race")
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void racingCallsThroughRampsBackOffsAndShadowAreEachObservedOnce(boolean shadow) throws Exception {

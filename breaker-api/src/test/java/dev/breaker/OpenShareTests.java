@@ -15,6 +15,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** SPEC rule 18: the registry's open-share cap. */
@@ -155,6 +156,7 @@ class OpenShareTests {
         }
     }
 
+    @Tag("race")
     @Test
     void sixteenBreakersTrippingAtOnceNeverLeaveMoreThanTheCapNotClosed() throws Exception {
         int n = 16;

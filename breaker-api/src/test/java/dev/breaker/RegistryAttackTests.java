@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -113,6 +114,7 @@ class RegistryAttackTests {
     }
 
     /** Lookups, removals and new watchers race; at rest every watcher's view is the registry's. */
+    @Tag("race")
     @Test
     void racingLookupsRemovalsAndWatchersLeaveEveryViewMatchingTheRegistry() throws Exception {
         int threads = 3;
@@ -159,6 +161,7 @@ class RegistryAttackTests {
      * watcher run. At rest every view is the registry's, and the registry holds at most one
      * breaker of the name.
      */
+    @Tag("race")
     @Test
     void racingEvictionsLookupsRemovalsAndWatchersLeaveEveryViewMatchingTheRegistry() throws Exception {
         int threads = 4;

@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** {@link BreakerRegistry}: one breaker per name, its config, its listeners, watchers, removal, bad names. */
@@ -125,6 +126,7 @@ class RegistryTests {
         assertEquals("first", first.name());
     }
 
+    @Tag("race")
     @Test
     void racingThreadsGetOneBreakerPerNameAndWatchersHearOfItOnce() throws Exception {
         int threads = 8;

@@ -13,11 +13,13 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** SPEC rule 17 under racing threads: every call of a shadow breaker is granted and counted exactly once. */
 class ShadowAttackTests {
 
+    @Tag("race")
     @Test
     void underRacingThreadsEveryShadowCallIsGrantedAndCountedOnce() throws Exception {
         int threads = 4;

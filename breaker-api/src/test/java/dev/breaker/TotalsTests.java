@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -139,6 +140,7 @@ class TotalsTests {
         assertEquals(1, b.metrics().rejectedCalls());
     }
 
+    @Tag("race")
     @Test
     void underRacingThreadsEveryCallIsCountedExactlyOnce() throws Exception {
         int threads = 8;

@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -163,6 +164,7 @@ class TransitionFiguresTests {
         assertThrows(NullPointerException.class, () -> b.transitions(State.OPEN, null));
     }
 
+    @Tag("race")
     @Test
     void racingTransitionsAreEachCountedOnce() throws Exception {
         int threads = 4;

@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -277,6 +278,7 @@ class BusAttackTests {
         assertEquals(0, alive, "threads of buses nobody can reach any more");
     }
 
+    @Tag("race")
     @ParameterizedTest
     @ValueSource(strings = {"async", "executor"})
     void theDrainersCountOfPublicationsStaysBoundedUnderSaturation(String kind) throws Exception {
@@ -364,7 +366,7 @@ class BusAttackTests {
         });
         bus.onEvent(transition("a", 1));
         bus.onEvent(transition("a", 2));
-        assertTrue(entered.await(10, TimeUnit.SECONDS));
+        assertTrue(Patience.await(entered));
         Thread thread = busThread(bus);
         bus.close();
         assertEquals(1, bus.droppedEvents(), "the event behind the stuck one");
@@ -372,6 +374,7 @@ class BusAttackTests {
         assertFalse(thread.isAlive(), "close gave up, and the bus's thread is still blocked in its subscriber");
     }
 
+    @Tag("race")
     @ParameterizedTest
     @ValueSource(strings = {"async", "inline", "pool", "sync"})
     void manyBreakersWithInlineEventExecutorsShareOneBusInGenerationOrder(String kind) throws Exception {
@@ -468,6 +471,7 @@ class BusAttackTests {
         }
     }
 
+    @Tag("race")
     @ParameterizedTest
     @ValueSource(strings = {"async", "pool", "inline"})
     void subscriptionChurnFromCallbacksAndOtherThreadsDuringAFloodLosesAndLeaksNothing(String kind) throws Exception {
@@ -568,6 +572,7 @@ class BusAttackTests {
         }
     }
 
+    @Tag("race")
     @Test
     void closeRacingWithSubscribeAndPublishersOnACapacityOfOne() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(4);

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +36,7 @@ class BusBehaviourTests {
             delivered.incrementAndGet();
         });
         bus.onEvent(transition("a", 0));
-        assertTrue(entered.await(10, TimeUnit.SECONDS), "the first event is in delivery");
+        assertTrue(Patience.await(entered), "the first event is in delivery");
         for (int i = 1; i <= 100; i++) {
             bus.onEvent(transition("a", i));
         }

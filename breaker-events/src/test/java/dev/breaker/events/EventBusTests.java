@@ -32,9 +32,9 @@ class EventBusTests {
         return kind.equals("sync") ? EventBus.sync() : EventBus.async();
     }
 
-    /** Waits (up to 10 s) until the bus has nothing queued and {@code seen} reaches {@code n}. */
+    /** Waits (up to the {@link Patience}) until {@code seen} reaches {@code n}. */
     static void await(java.util.function.IntSupplier seen, int n) throws InterruptedException {
-        long deadline = System.nanoTime() + 10_000_000_000L;
+        long deadline = Patience.deadline();
         while (seen.getAsInt() < n && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }

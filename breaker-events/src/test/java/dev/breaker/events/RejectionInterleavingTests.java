@@ -51,10 +51,10 @@ class RejectionInterleavingTests {
         }
         Thread held = new Thread(() -> log.onRejected(b, State.OPEN), "held");
         held.start();
-        ticker.entered.await(30, TimeUnit.SECONDS);
+        Patience.await(ticker.entered);
         log.onEvent(new StateTransition("held", State.OPEN, to, 2, TransitionReason.RESET, 0));
         ticker.release.countDown();
-        held.join(TimeUnit.SECONDS.toMillis(30));
+        Patience.join(held);
     }
 
     @Test
@@ -96,16 +96,16 @@ class RejectionInterleavingTests {
         };
         Thread held = new Thread(() -> log.onRejected(b, State.OPEN), "held");
         held.start();
-        ticker.entered.await(30, TimeUnit.SECONDS); // the rejecter has looked the record up
+        Patience.await(ticker.entered); // the rejecter has looked the record up
         Thread closer = new Thread(
                 () -> log.onEvent(new StateTransition("held", State.OPEN, State.CLOSED, 2, TransitionReason.RESET, 0)),
                 "closer");
         closer.start();
-        writing.await(30, TimeUnit.SECONDS); // the record is emptied, and (it must be) retired
+        Patience.await(writing); // the record is emptied, and (it must be) retired
         ticker.release.countDown();
-        held.join(TimeUnit.SECONDS.toMillis(30)); // counted into the emptied record, then saw it retired
+        Patience.join(held); // counted into the emptied record, then saw it retired
         written.countDown();
-        closer.join(TimeUnit.SECONDS.toMillis(30));
+        Patience.join(closer);
 
         assertEquals(3, captured.summarised());
         assertEquals(1, log.pendingRejections("held"), "moved to the breaker's new record");
@@ -113,7 +113,7 @@ class RejectionInterleavingTests {
 
     private static void await(CountDownLatch latch) {
         try {
-            latch.await(30, TimeUnit.SECONDS);
+            Patience.await(latch);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -15,12 +15,14 @@ import org.junit.jupiter.api.Test;
  * Every source under any module's {@code src/test/java} that declares tests ({@code @Test},
  * {@code @Property}, {@code @Example}, {@code @ParameterizedTest}) has a name Surefire runs
  * (the parent pom's includes). An abstract contract or a helper without tests needs no such name.
- * Without this check a test class named, say, {@code FooCheck} would compile and never run.
+ * Without this check a test class named, say, {@code FooCheck} would compile and never run. In a
+ * module whose pom runs Failsafe, {@code *IT} classes are run too (in {@code integration-test}).
  */
 class TestNamingTests {
 
     private static final Pattern RUN_BY_SUREFIRE =
             Pattern.compile("(Test\\w*|\\w*Test|\\w*Tests|\\w*TestCase|\\w*Properties)");
+    private static final Pattern RUN_BY_FAILSAFE = Pattern.compile("\\w*IT");
     private static final Pattern DECLARES_TESTS =
             Pattern.compile("@(?:[\\w.]+\\.)?(Test|Property|Example|ParameterizedTest|RepeatedTest|TestFactory)\\b");
 
@@ -35,6 +37,7 @@ class TestNamingTests {
                     .filter(TestNamingTests::declaresTests)
                     .filter(f -> !isAbstract(f))
                     .filter(f -> !RUN_BY_SUREFIRE.matcher(className(f)).matches())
+                    .filter(f -> !(RUN_BY_FAILSAFE.matcher(className(f)).matches() && runsFailsafe(f)))
                     .map(f -> root.relativize(f).toString())
                     .sorted()
                     .collect(Collectors.toList());
@@ -56,6 +59,15 @@ class TestNamingTests {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /** Whether the module holding this test source (its pom, above {@code src/test/java}) runs Failsafe. */
+    private static boolean runsFailsafe(Path f) {
+        Path module = f;
+        while (module != null && !module.endsWith("src")) {
+            module = module.getParent();
+        }
+        return module != null && read(module.getParent().resolve("pom.xml")).contains("maven-failsafe-plugin");
     }
 
     private static boolean declaresTests(Path f) {

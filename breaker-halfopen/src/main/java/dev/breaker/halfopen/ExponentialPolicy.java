@@ -70,6 +70,36 @@ public final class ExponentialPolicy {
         return new Builder();
     }
 
+    /**
+     * The same exponential policy, drawing its jitter from {@code random} instead: every other
+     * setting is kept. For a policy read from text settings (which take no random source), such as
+     * a replay of recorded traffic that must repeat exactly from a seed.
+     *
+     * @param policy an exponential policy, from {@link Builder#build()} or
+     *               {@code HalfOpenPolicies.named("exponential", ...)}
+     * @param random returns a number in [0, 1) (anything else counts as 0)
+     * @return the policy with that random source
+     * @throws IllegalArgumentException when {@code policy} is not an exponential policy of this module
+     */
+    public static HalfOpenPolicy withRandom(HalfOpenPolicy policy, DoubleSupplier random) {
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(random, "random");
+        if (!(policy instanceof Exponential e)) {
+            throw new IllegalArgumentException("not an exponential policy: " + policy);
+        }
+        return new Exponential(
+                e.initialNanos(),
+                e.multiplier(),
+                e.maxNanos(),
+                e.jitter(),
+                random,
+                e.calmNanos(),
+                e.probes(),
+                e.closeAfter(),
+                e.rampNanos(),
+                e.rampFrom());
+    }
+
     /** Builds the policy; every setter checks its argument at once, {@link #build()} checks them together. */
     public static final class Builder {
 

@@ -21,6 +21,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -51,6 +52,7 @@ class ClosingCriteriaTests {
      * exactly 3 are granted each time and 997 rejected. Rounds alternate between closing (2
      * successes) and reopening (2 failures); the third probe then reports late.
      */
+    @Tag("race")
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void exactlyThreePermitsPerRoundWithAThousandThreadsAsking() throws Exception {

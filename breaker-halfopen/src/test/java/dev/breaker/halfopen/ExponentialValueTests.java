@@ -95,4 +95,28 @@ class ExponentialValueTests {
         assertEquals(1.0, ramped.rampShare(Long.MAX_VALUE));
         assertEquals(0.2, ramped.rampShare(-5), "a ticker that stepped back: the start of the ramp");
     }
+
+    @Test
+    void withRandomKeepsEverySettingButTheRandomSource() {
+        DoubleSupplier other = () -> 0.25;
+        HalfOpenPolicy swapped = ExponentialPolicy.withRandom(base().build(), other);
+        assertEquals(base().random(other).build(), swapped);
+        assertEquals(Duration.ofSeconds(1).toNanos() - Duration.ofSeconds(1).toNanos() / 16, swapped.cooldownNanos(1));
+        HalfOpenPolicy named = dev.breaker.HalfOpenPolicies.named("exponential", java.util.Map.of("jitter", "0.5"));
+        assertEquals(
+                ExponentialPolicy.builder().jitter(0.5).random(other).build(),
+                ExponentialPolicy.withRandom(named, other));
+    }
+
+    @Test
+    void withRandomRefusesAnotherPolicyAndNulls() {
+        HalfOpenPolicy fixed = dev.breaker.HalfOpenPolicies.fixed(Duration.ofSeconds(1), 1);
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> ExponentialPolicy.withRandom(fixed, HALF));
+        assertEquals("not an exponential policy: " + fixed, e.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(
+                NullPointerException.class, () -> ExponentialPolicy.withRandom(base().build(), null));
+        org.junit.jupiter.api.Assertions.assertThrows(
+                NullPointerException.class, () -> ExponentialPolicy.withRandom(null, HALF));
+    }
 }

@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -233,6 +234,7 @@ class CountWindowTests {
         assertEquals(new WindowCounts(3, 0, 0), w.counts());
     }
 
+    @Tag("race")
     @Test
     void parallelMixedRecordsAreExactWhenTheRingHoldsThemAll() throws Exception {
         int threads = 4;
@@ -264,6 +266,7 @@ class CountWindowTests {
         }
     }
 
+    @Tag("race")
     @Test
     void parallelRecordsIntoASmallRingLeaveExactlyItsContent() throws Exception {
         // many more outcomes than slots, each thread with its own fixed kind: whatever the

@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -164,6 +165,7 @@ class TimeWindowTests {
      * exactly the outcomes whose bucket is still in the window: no count lost from a live epoch,
      * none leaked from a recycled one.
      */
+    @Tag("race")
     @Test
     void concurrentRotationLosesAndLeaksNothing() throws Exception {
         int threads = 4;

@@ -1,0 +1,107 @@
+package dev.breaker.replay;
+
+import dev.breaker.CircuitBreakerConfig;
+import dev.breaker.halfopen.ExponentialPolicy;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+/**
+ * One configuration to replay: a properties file of {@code breaker.defaults.*} keys, read by
+ * {@link CircuitBreakerConfig#fromProperties(Map, String)}, so keys, values and messages are the
+ * library's. Any key outside {@code breaker.defaults.} is an error naming it (a replay has one
+ * breaker per file), and so is {@code shadow = true} (a shadow breaker rejects nothing, so its
+ * replay would show nothing).
+ *
+ * <p>An {@code exponential} half-open policy draws its jitter from a {@link SplittableRandom}
+ * seeded with the run's seed, one per configuration: the same seed gives the same run, and every
+ * configuration of a run sees the same draws, so adding one changes no other's result.
+ *
+ * @param name   the file name, as the outputs show it
+ * @param config the config, its jitter seeded
+ */
+record ConfigFile(String name, CircuitBreakerConfig config) {
+
+    static final String PREFIX = "breaker.defaults";
+
+    /**
+     * Reads a configuration file.
+     *
+     * @param file the properties file
+     * @param seed the seed of its random draws
+     * @return the configuration
+     * @throws ConfigException when it cannot be read or a key or value is bad
+     */
+    static ConfigFile load(Path file, long seed) throws ConfigException {
+        String name = file.getFileName() == null
+                ? file.toString()
+                : file.getFileName().toString();
+        Properties properties = new Properties();
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(in);
+        } catch (IOException e) {
+            throw new ConfigException(name + ": cannot read " + file + " (" + e + ")");
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(name + ": not a properties file: " + e.getMessage());
+        }
+        return of(name, properties, seed);
+    }
+
+    /**
+     * Makes a configuration from properties already read.
+     *
+     * @param name       its name, as the outputs show it
+     * @param properties its keys
+     * @param seed       the seed of its random draws
+     * @return the configuration
+     * @throws ConfigException when a key or value is bad
+     */
+    static ConfigFile of(String name, Properties properties, long seed) throws ConfigException {
+        Map<String, String> keys = new TreeMap<>();
+        for (String key : properties.stringPropertyNames()) {
+            if (!key.startsWith(PREFIX + ".")) {
+                throw new ConfigException(name + ": " + key + ": unknown key; a config file holds " + PREFIX
+                        + ".* keys only (window.type, window.<setting>, cooldown, probes, slow-call-threshold,"
+                        + " half-open.type, half-open.<setting>, ...)");
+            }
+            keys.put(key, properties.getProperty(key));
+        }
+        CircuitBreakerConfig config;
+        try {
+            config = CircuitBreakerConfig.fromProperties(keys, PREFIX);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(name + ": " + oneLine(e.getMessage()));
+        }
+        if (config.shadow()) {
+            throw new ConfigException(name + ": " + PREFIX + ".shadow"
+                    + ": a shadow breaker rejects nothing, so its replay shows nothing; replay it without shadow");
+        }
+        if (isExponential(keys)) {
+            SplittableRandom random = new SplittableRandom(seed);
+            config = CircuitBreakerConfig.builder(config)
+                    .halfOpen(ExponentialPolicy.withRandom(config.halfOpen(), random::nextDouble))
+                    .build();
+        }
+        return new ConfigFile(name, config);
+    }
+
+    private static boolean isExponential(Map<String, String> keys) {
+        for (String spelling : new String[] {".half-open.type", ".halfOpen.type"}) {
+            String type = keys.get(PREFIX + spelling);
+            if (type != null && type.strip().equals("exponential")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String oneLine(String message) {
+        return String.valueOf(message).replaceAll("\\s*\\R\\s*", " ");
+    }
+}

@@ -1,0 +1,125 @@
+package dev.breaker.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+import org.xml.sax.InputSource;
+
+/**
+ * The picture: well-formed XML, self-contained, a series per configuration; and the one the README
+ * shows is what the tool draws now. Runs on the class path (javax.xml is not the module's to read).
+ */
+@Tag("class-path")
+class SvgChartTests {
+
+    static final Path COMMITTED = Path.of("..", "docs", "replay-outage.svg");
+
+    static final String[] CONFIGS = {"consecutive-5", "count-rate", "time-rate-slow", "exponential"};
+
+    @TempDir
+    Path dir;
+
+    static Document parse(String svg) throws Exception {
+        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setNamespaceAware(true);
+        f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+        return f.newDocumentBuilder().parse(new InputSource(new StringReader(svg)));
+    }
+
+    String draw(String trace) {
+        List<String> args =
+                new ArrayList<>(List.of("--trace", ExampleTracesTests.EXAMPLES + "/traces/" + trace + ".csv"));
+        for (String c : CONFIGS) {
+            args.add("--config");
+            args.add(ExampleTracesTests.EXAMPLES + "/configs/" + c + ".properties");
+        }
+        Path out = dir.resolve(trace + ".svg");
+        args.add("--svg");
+        args.add(out.toString());
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Replay.run(
+                args.toArray(String[]::new), new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+        assertEquals(0, code, err.toString());
+        try {
+            return Files.readString(out, StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aWellFormedSvgWithAGroupPerConfiguration() throws Exception {
+        for (String trace : ExampleTraces.NAMES) {
+            Document d = parse(draw(trace));
+            Element root = d.getDocumentElement();
+            assertEquals("svg", root.getLocalName());
+            assertEquals("http://www.w3.org/2000/svg", root.getNamespaceURI());
+            NodeList groups = d.getElementsByTagNameNS("*", "g");
+            List<String> configs = new ArrayList<>();
+            for (int i = 0; i < groups.getLength(); i++) {
+                Element g = (Element) groups.item(i);
+                if (g.getAttribute("class").equals("config")) {
+                    assertEquals("config-" + (configs.size() + 1), g.getAttribute("id"));
+                    configs.add(g.getAttribute("data-config"));
+                    assertTrue(g.getElementsByTagNameNS("*", "path").getLength() >= 2, "a state band and bars");
+                }
+            }
+            assertEquals(
+                    List.of(
+                            "consecutive-5.properties",
+                            "count-rate.properties",
+                            "time-rate-slow.properties",
+                            "exponential.properties"),
+                    configs);
+            assertTrue(d.getElementById("trace-failure-rate") != null || svgHasId(d, "trace-failure-rate"));
+        }
+    }
+
+    private static boolean svgHasId(Document d, String id) {
+        NodeList all = d.getElementsByTagNameNS("*", "*");
+        for (int i = 0; i < all.getLength(); i++) {
+            if (id.equals(((Element) all.item(i)).getAttribute("id"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void selfContainedNoScriptNoExternalReference() {
+        String svg = draw("flapping");
+        for (String forbidden : List.of("<script", "href", "@import", "url(", "<image", "<foreignObject")) {
+            assertTrue(!svg.contains(forbidden), forbidden);
+        }
+    }
+
+    @Test
+    void theOutagesOpeningsAreRedWhereTheTableSaysTheBreakerWasOpen() {
+        String svg = draw("outage");
+        for (int c = 1; c <= CONFIGS.length; c++) {
+            assertTrue(svg.contains("id=\"config-" + c + "-open\""), "config " + c + " has an OPEN band");
+            assertTrue(svg.contains("id=\"config-" + c + "-failures-avoided\""), "and avoided failures");
+        }
+    }
+
+    /** docs/replay-outage.svg, shown by the README, is what the tool draws now; regenerate it with the README's command. */
+    @Test
+    void theCommittedPictureIsWhatTheToolDrawsNow() throws Exception {
+        assertEquals(Files.readString(COMMITTED, StandardCharsets.UTF_8), draw("outage"));
+    }
+}
