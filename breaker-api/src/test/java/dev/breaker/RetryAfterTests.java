@@ -76,6 +76,21 @@ class RetryAfterTests {
     }
 
     @Test
+    void aTickerThatFailsWhenAskedAnswersTheWholeCooldownAndThrowsNothing() {
+        FlakyTicker flaky = new FlakyTicker();
+        CircuitBreaker b = CircuitBreaker.builder("f")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofNanos(COOLDOWN))
+                .ticker(flaky)
+                .build();
+        b.tryAcquire().onFailure(0, null);
+        assertEquals(State.OPEN, b.state());
+        flaky.failNext(1);
+        assertEquals(COOLDOWN, b.retryAfterNanos(), "no time known to have passed");
+        assertEquals(State.OPEN, b.state());
+    }
+
+    @Test
     void anotherImplementationGetsMinusOneWhenIsolatedAndZeroOtherwise() {
         InvocationHandler forward = (proxy, method, args) -> method.isDefault()
                 ? InvocationHandler.invokeDefault(proxy, method, args)
