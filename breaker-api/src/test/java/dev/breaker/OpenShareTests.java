@@ -1,5 +1,6 @@
 package dev.breaker;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -127,6 +128,32 @@ class OpenShareTests {
     }
 
     @Test
+    void aRemovedBreakerTripsOutsideTheCapEvenWhenItIsFull() {
+        BreakerRegistry r = registry(0.5);
+        CircuitBreaker a = r.breaker("a");
+        CircuitBreaker b = r.breaker("b");
+        b.tryAcquire().onFailure(0, DOWN); // limit 1: b holds the one place
+        assertTrue(r.remove("a"));
+        a.tryAcquire().onFailure(0, DOWN);
+        assertEquals(State.OPEN, a.state(), "no longer one of the registry's: the cap does not hold it back");
+        assertTrue(suppressed().isEmpty());
+    }
+
+    @Test
+    void aBackOffTakesNoPlaceAndGivesNoneBackThatItDidNotTake() {
+        BreakerRegistry r = registry(0.5);
+        CircuitBreaker a = r.breaker("a");
+        CircuitBreaker b = r.breaker("b");
+        CircuitBreaker c = r.breaker("c"); // limit max(1, floor(0.5 * 3)) = 1
+        a.tryAcquire().onFailure(0, new BackOffTests.TooManyRequests(Duration.ofNanos(5)));
+        assertEquals(State.OPEN, a.state());
+        b.tryAcquire().onFailure(0, DOWN);
+        assertEquals(State.OPEN, b.state(), "the back-off held no place: b takes the one there is");
+        c.tryAcquire().onFailure(0, DOWN);
+        assertEquals(State.CLOSED, c.state(), "the one place is b's: c's trip is suppressed");
+    }
+
+    @Test
     void shadowBreakersAndBackOffsAreOutsideTheCap() {
         BreakerRegistry r = registry(0.5);
         CircuitBreaker a = r.breaker("a");
@@ -154,6 +181,7 @@ class OpenShareTests {
                     assertThrows(IllegalArgumentException.class, () -> b.maxOpenShare(bad))
                             .getMessage());
         }
+        assertDoesNotThrow(() -> BreakerRegistry.builder().maxOpenShare(1), "1 is allowed");
     }
 
     @Tag("race")

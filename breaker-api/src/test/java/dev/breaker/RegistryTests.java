@@ -280,6 +280,64 @@ class RegistryTests {
     }
 
     @Test
+    void anAskedSweepRestartsTheIdleTimeBeforeANewNameSweepsAgain() {
+        List<String> seen = new ArrayList<>();
+        BreakerRegistry r = evicting(seen);
+        r.breaker("a"); // sweeps at 0: first sight of a
+        ticker.advance(50);
+        assertEquals(0, r.evictIdle(), "asked at 50: a idle for 50 ns only");
+        ticker.advance(50);
+        r.breaker("b"); // 100 ns after a's first sight, but 50 after the last sweep: no sweep
+        assertEquals(List.of("+a", "+b"), seen);
+        ticker.advance(50);
+        r.breaker("c"); // 100 ns after the asked sweep: this one sweeps
+        assertEquals(List.of("+a", "+b", "+c", "-a"), seen);
+    }
+
+    @Test
+    void aSweepOnAnotherThreadAfterOneHereStillSweeps() throws Exception {
+        List<String> seen = new ArrayList<>();
+        BreakerRegistry r = evicting(seen);
+        r.breaker("a");
+        assertEquals(0, r.evictIdle());
+        ticker.advance(100);
+        java.util.concurrent.FutureTask<Integer> other = new java.util.concurrent.FutureTask<>(r::evictIdle);
+        Thread t = new Thread(other, "other sweeper");
+        t.start();
+        assertEquals(1, other.get(10, java.util.concurrent.TimeUnit.SECONDS), "the sweep's lock was let go");
+    }
+
+    @Test
+    void evictedBreakersNoLongerCountTowardTheOpenShareLimit() {
+        BreakerRegistry r = BreakerRegistry.builder()
+                .defaults(CircuitBreakerConfig.builder()
+                        .window(Windows.consecutiveFailures(1))
+                        .build())
+                .ticker(ticker)
+                .maxOpenShare(0.5)
+                .evictIdleAfter(Duration.ofNanos(100))
+                .build();
+        CircuitBreaker a = r.breaker("a");
+        CircuitBreaker b = r.breaker("b");
+        CircuitBreaker c = r.breaker("c");
+        CircuitBreaker d = r.breaker("d"); // four under the cap: two may be open
+        assertEquals(0, r.evictIdle(), "first sight of all four");
+        c.tryAcquire().onSuccess(0);
+        d.tryAcquire().onSuccess(0);
+        ticker.advance(100);
+        c.tryAcquire().onSuccess(0);
+        d.tryAcquire().onSuccess(0);
+        assertEquals(2, r.evictIdle(), "a and b stood still");
+        assertFalse(r.find("a").isPresent());
+        assertFalse(r.find("b").isPresent());
+        c.tryAcquire().onFailure(0, null);
+        assertEquals(State.OPEN, c.state(), "two left under the cap: one may be open");
+        d.tryAcquire().onFailure(0, null);
+        assertEquals(State.CLOSED, d.state(), "the second trip is suppressed: the evicted count no more");
+        assertTrue(a.tryAcquire().granted() && b.tryAcquire().granted(), "they still work for their holders");
+    }
+
+    @Test
     void aBrokenTickerSkipsTheSweepOfANewNameButNotAnAskedOne() {
         FlakyTicker flaky = new FlakyTicker();
         BreakerRegistry r = BreakerRegistry.builder()
@@ -299,6 +357,8 @@ class RegistryTests {
         r.breaker("x");
         ticker.advance(Long.MAX_VALUE / 2);
         assertEquals(0, r.evictIdle());
+        ticker.advance(Long.MAX_VALUE / 2);
+        assertEquals(0, r.evictIdle(), "asked again, long after: still nothing");
         assertTrue(r.find("x").isPresent());
         BreakerRegistry.Builder b = BreakerRegistry.builder();
         assertEquals(

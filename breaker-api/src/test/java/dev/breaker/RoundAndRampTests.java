@@ -184,9 +184,10 @@ class RoundAndRampTests {
         }
         assertEquals("---A---A", pattern.toString(), "credit 0.25 per request, admitted when it crosses a unit");
         assertEquals(6, b.metrics().rejectedCalls());
+        ticker.advance(30);
         CallNotPermittedException e = assertThrows(CallNotPermittedException.class, () -> b.get(() -> "x"));
         assertEquals(State.CLOSED, e.state());
-        assertEquals(100, e.retryAfterNanos(), "the rest of the ramp");
+        assertEquals(70, e.retryAfterNanos(), "the rest of the ramp, 30 ns into it");
         assertTrue(e.getMessage().contains("ramping up"), e.getMessage());
         assertEquals("Permit[rejected, CLOSED, ramping up]", RejectedPermit.RAMPING.toString());
     }
