@@ -175,6 +175,9 @@ class ReplayCommandTests {
                 "--trace t.csv --config | --config needs a value; usage: ",
                 "--trace t.csv --config c.properties --json=yes | --json takes no value, was '--json=yes'",
                 "--trace= --config c.properties | --trace needs a value, was empty",
+                "--trace t.csv --config c.properties --json --json | --json given twice",
+                "--trace t.csv --config c.properties --svg --json | --svg needs a value, not the option '--json'",
+                "--trace t.csv --config --seed 3 | --config needs a value, not the option '--seed'",
             })
     void badArgumentsAreOneLine(String args, String start) {
         Run r = run(args.split(" "));
