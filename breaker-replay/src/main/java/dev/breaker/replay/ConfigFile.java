@@ -2,8 +2,8 @@ package dev.breaker.replay;
 
 import dev.breaker.CircuitBreakerConfig;
 import dev.breaker.halfopen.ExponentialPolicy;
+import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +31,7 @@ record ConfigFile(String name, CircuitBreakerConfig config) {
     static final String PREFIX = "breaker.defaults";
 
     /**
-     * Reads a configuration file.
+     * Reads a configuration file, a byte order mark at its start skipped (as in a trace).
      *
      * @param file the properties file
      * @param seed the seed of its random draws
@@ -43,7 +43,11 @@ record ConfigFile(String name, CircuitBreakerConfig config) {
                 ? file.toString()
                 : file.getFileName().toString();
         Properties properties = new Properties();
-        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            in.mark(1);
+            if (in.read() != '\uFEFF') {
+                in.reset();
+            }
             properties.load(in);
         } catch (IOException e) {
             throw new ConfigException(name + ": cannot read " + file + " (" + e + ")");

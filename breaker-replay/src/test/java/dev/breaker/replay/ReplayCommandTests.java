@@ -151,6 +151,19 @@ class ReplayCommandTests {
         assertEquals("", r.out());
     }
 
+    /** What Notepad saves: a byte order mark and CRLF; the trace may have them, and so may a config. */
+    @Test
+    void aConfigWithAByteOrderMarkReadsLikeOneWithout() throws IOException {
+        Path trace = file("t.csv", TRACE);
+        Path bom = file(
+                "tight.properties",
+                "\uFEFFbreaker.defaults.window.threshold = 2\r\nbreaker.defaults.cooldown = 10ms\r\n");
+        Run r = run("--trace", trace.toString(), "--config", bom.toString(), "--json");
+        assertEquals(0, r.code(), r.err());
+        Run plain = run("--trace", trace.toString(), "--config", tight().toString(), "--json");
+        assertEquals(plain.out(), r.out());
+    }
+
     @Test
     void theLibrarysMessageIsKeptWhole() throws IOException {
         Path trace = file("t.csv", TRACE);
