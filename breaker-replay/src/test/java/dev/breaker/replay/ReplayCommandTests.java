@@ -164,6 +164,51 @@ class ReplayCommandTests {
         assertEquals(plain.out(), r.out());
     }
 
+    /** Two configs of one file name (staging/x.properties, prod/x.properties) are told apart by their folders. */
+    @Test
+    void configsOfTheSameFileNameAreToldApart() throws IOException {
+        Path trace = file("t.csv", TRACE);
+        Files.createDirectories(dir.resolve("staging"));
+        Files.createDirectories(dir.resolve("prod"));
+        Path staging = file("staging/x.properties", "breaker.defaults.window.threshold = 2\n");
+        Path prod = file("prod/x.properties", "breaker.defaults.window.threshold = 3\n");
+        Path other = file("y.properties", "breaker.defaults.window.threshold = 3\n");
+        Run r = run(
+                "--trace",
+                trace.toString(),
+                "--config",
+                staging.toString(),
+                "--config",
+                prod.toString(),
+                "--config",
+                other.toString(),
+                "--json");
+        assertEquals(0, r.code(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertTrue(lines.get(0).startsWith("{\"config\":\"staging/x.properties\","), lines.get(0));
+        assertTrue(lines.get(1).startsWith("{\"config\":\"prod/x.properties\","), lines.get(1));
+        assertTrue(lines.get(2).startsWith("{\"config\":\"y.properties\","), lines.get(2));
+        Run table = run("--trace", trace.toString(), "--config", staging.toString(), "--config", prod.toString());
+        assertTrue(table.out().contains("staging/x  prod/x\n"), table.out());
+        assertTrue(table.out().contains("\nstaging/x.properties:\n"), table.out());
+        Run same = run("--trace", trace.toString(), "--config", other.toString(), "--config", other.toString());
+        assertTrue(same.out().contains("y  y (2)\n"), same.out());
+    }
+
+    /** A bad one of two configs of one file name is named by its folder too. */
+    @Test
+    void aBadConfigOfASharedFileNameIsNamedByItsFolder() throws IOException {
+        Path trace = file("t.csv", TRACE);
+        Files.createDirectories(dir.resolve("staging"));
+        Files.createDirectories(dir.resolve("prod"));
+        Path staging = file("staging/x.properties", "breaker.defaults.window.threshold = 2\n");
+        Path prod = file("prod/x.properties", "breaker.defaults.window.threshold = 0\n");
+        Run r = run("--trace", trace.toString(), "--config", staging.toString(), "--config", prod.toString());
+        assertEquals(Replay.EXIT_CONFIG, r.code());
+        assertTrue(
+                r.err().startsWith("breaker-replay: prod/x.properties: breaker.defaults.window.threshold: "), r.err());
+    }
+
     @Test
     void theLibrarysMessageIsKeptWhole() throws IOException {
         Path trace = file("t.csv", TRACE);
