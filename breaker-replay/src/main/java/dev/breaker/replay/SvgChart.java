@@ -266,7 +266,7 @@ final class SvgChart {
             }
             svg.line(x, gridTop, x, axisY, "#000000", 0.08);
             svg.line(x, axisY, x, axisY + 6, "#555555");
-            svg.text(x, axisY + 20, 12, "middle", "normal", Ticks.label((t - origin) / unit));
+            svg.text(x, axisY + 20, 12, "middle", "normal", Ticks.label((t - origin) / unit, step / unit));
         }
     }
 
@@ -331,6 +331,21 @@ final class SvgChart {
         /** A round step that cuts {@code span} into at most {@code most} parts. */
         static double step(double span, int most) {
             return nice(span / most);
+        }
+
+        /**
+         * A tick's label with as many decimals as its step needs, so that ticks a step apart never
+         * read the same ({@code 7.0001} beside {@code 7.0002}).
+         */
+        static String label(double value, double step) {
+            int decimals = 0;
+            while (decimals < 9
+                    && Math.abs(step * Math.pow(10, decimals) - Math.rint(step * Math.pow(10, decimals)))
+                            > 1e-6 * step * Math.pow(10, decimals)) {
+                decimals++;
+            }
+            String s = String.format(Locale.ROOT, "%,." + decimals + "f", value);
+            return s.equals("-0") || s.matches("-0\\.0*") ? s.substring(1) : s;
         }
 
         static String label(double value) {

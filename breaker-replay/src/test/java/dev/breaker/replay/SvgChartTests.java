@@ -117,6 +117,53 @@ class SvgChartTests {
         }
     }
 
+    String drawOwn(String trace, String... configNames) throws Exception {
+        List<String> args = new ArrayList<>(List.of(
+                "--trace", Files.writeString(dir.resolve("t.csv"), trace).toString()));
+        for (String name : configNames) {
+            args.add("--config");
+            args.add(Files.writeString(dir.resolve(name), "breaker.defaults.window.threshold = 2\n")
+                    .toString());
+        }
+        Path out = dir.resolve("own.svg");
+        args.add("--svg");
+        args.add(out.toString());
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Replay.run(
+                args.toArray(String[]::new), new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+        assertEquals(0, code, err.toString());
+        return Files.readString(out, StandardCharsets.UTF_8);
+    }
+
+    /** The labels under the time axis (12 px, centred). */
+    static List<String> timeLabels(Document d) {
+        List<String> labels = new ArrayList<>();
+        NodeList texts = d.getElementsByTagNameNS("*", "text");
+        for (int i = 0; i < texts.getLength(); i++) {
+            Element t = (Element) texts.item(i);
+            if (t.getAttribute("text-anchor").equals("middle")
+                    && t.getAttribute("font-size").equals("12")) {
+                labels.add(t.getTextContent());
+            }
+        }
+        return labels;
+    }
+
+    /** A trace of one call, of calls at one time, or of a few microseconds: every tick has its own label. */
+    @Test
+    void theTimeAxisNeverRepeatsALabel() throws Exception {
+        for (String trace : List.of(
+                "time_ms,outcome\n7,failure\n",
+                "time_ms,outcome\n5,failure\n5,success\n5,failure\n",
+                "time_ms,outcome\n0.001,failure\n0.004,success\n",
+                "time_ms,outcome\n1000,failure\n1000.05,success\n",
+                "time_ms,outcome\n")) {
+            List<String> labels = timeLabels(parse(drawOwn(trace, "c.properties")));
+            assertTrue(labels.size() >= 2, trace + ": " + labels);
+            assertEquals(labels.size(), labels.stream().distinct().count(), trace + ": " + labels);
+        }
+    }
+
     /** docs/replay-outage.svg, shown by the README, is what the tool draws now; regenerate it with the README's command. */
     @Test
     void theCommittedPictureIsWhatTheToolDrawsNow() throws Exception {
