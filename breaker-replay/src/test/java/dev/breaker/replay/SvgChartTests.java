@@ -164,6 +164,42 @@ class SvgChartTests {
         }
     }
 
+    /**
+     * A configuration's heading (its name, bold 14 px, then its figures, 12 px) stays within the
+     * picture's width, however long the file name: a long name is shortened in the middle, and
+     * kept whole in the group's data-config and title. Widths are estimated from DejaVu Sans, the
+     * widest of the fonts asked for (0.62 and 0.55 em a character).
+     */
+    @Test
+    void aLongConfigNameIsShortenedToFitAndKeptWholeInTheTitle() throws Exception {
+        String longName = "production-payments-gateway-eu-west-1-consecutive-failures-threshold-five-cooldown"
+                + "-ten-seconds-v2.properties";
+        Document d = parse(drawOwn("time_ms,outcome\n0,failure\n1,failure\n2,success\n", longName));
+        NodeList texts = d.getElementsByTagNameNS("*", "text");
+        boolean found = false;
+        for (int i = 0; i < texts.getLength(); i++) {
+            Element t = (Element) texts.item(i);
+            NodeList spans = t.getElementsByTagNameNS("*", "tspan");
+            if (spans.getLength() == 2 && spans.item(1).getTextContent().startsWith("permitted ")) {
+                String title = spans.item(0).getTextContent();
+                String rest = spans.item(1).getTextContent();
+                double width = Double.parseDouble(t.getAttribute("x"))
+                        + title.length() * 0.62 * 14
+                        + 12
+                        + rest.length() * 0.55 * 12;
+                assertTrue(width <= 1400, "heading ends at " + width + ": " + title + " " + rest);
+                assertTrue(title.contains("\u2026"), title);
+                assertTrue(title.startsWith("production-"), title);
+                assertTrue(title.endsWith("-v2"), title);
+                found = true;
+            }
+        }
+        assertTrue(found, "a heading");
+        Element g = (Element) d.getElementsByTagNameNS("*", "g").item(0);
+        assertEquals(longName, g.getAttribute("data-config"));
+        assertEquals(longName, g.getElementsByTagNameNS("*", "title").item(0).getTextContent());
+    }
+
     /** docs/replay-outage.svg, shown by the README, is what the tool draws now; regenerate it with the README's command. */
     @Test
     void theCommittedPictureIsWhatTheToolDrawsNow() throws Exception {
