@@ -7,6 +7,8 @@ import java.util.List;
 /**
  * The command line: {@code --trace T.csv --config A.properties [--config B.properties ...]
  * [--svg OUT.svg] [--json] [--seed N]}; each option with a value also as {@code --option=value}.
+ * Each option but {@code --config} is given at most once, and a value given apart does not start
+ * with {@code --} ({@code --svg --json} forgot the file name; {@code --svg=--x} names such a file).
  *
  * @param trace   the trace file
  * @param configs the configuration files, in the order given
@@ -55,6 +57,9 @@ record Arguments(Path trace, List<Path> configs, Path svg, boolean json, long se
                     if (value != null) {
                         throw new BadArguments("--json takes no value, was '" + arg + "'");
                     }
+                    if (json) {
+                        throw new BadArguments("--json given twice");
+                    }
                     json = true;
                 }
                 case "--trace", "--config", "--svg", "--seed" -> {
@@ -63,6 +68,10 @@ record Arguments(Path trace, List<Path> configs, Path svg, boolean json, long se
                             throw new BadArguments(option + " needs a value; " + USAGE);
                         }
                         value = args[++i];
+                        if (value.startsWith("--")) {
+                            // "--svg --json": the file name was forgotten; "--svg=--x" or "./--x" name such a file
+                            throw new BadArguments(option + " needs a value, not the option '" + value + "'");
+                        }
                     }
                     if (value.isEmpty()) {
                         throw new BadArguments(option + " needs a value, was empty");

@@ -78,8 +78,9 @@ public final class Replay {
             return EXIT_ARGUMENTS;
         }
         try {
-            for (var path : arguments.configs()) {
-                configs.add(ConfigFile.load(path, arguments.seed()));
+            List<String> names = ConfigFile.names(arguments.configs());
+            for (int i = 0; i < names.size(); i++) {
+                configs.add(ConfigFile.load(arguments.configs().get(i), names.get(i), arguments.seed()));
             }
         } catch (ConfigException e) {
             err.println("breaker-replay: " + e.getMessage());

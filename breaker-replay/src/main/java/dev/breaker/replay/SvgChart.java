@@ -36,6 +36,13 @@ final class SvgChart {
     private static final int CONFIG_GAP = 46;
     private static final int AXIS = 64;
     private static final double SECONDS_SHOWN_AS_IS = 86_400;
+    /**
+     * A character's width in em, bold and plain, in DejaVu Sans (the widest of the fonts asked
+     * for), to keep a configuration's heading within the picture.
+     */
+    private static final double TITLE_EM = 0.62;
+
+    private static final double FIGURES_EM = 0.55;
 
     private SvgChart() {}
 
@@ -159,17 +166,16 @@ final class SvgChart {
         int countBase = Replay.TRACE_COUNT_SERIES + c * Simulation.COUNT_SERIES;
         int sumBase = Replay.TRACE_SUM_SERIES + c * Simulation.SUM_SERIES;
         svg.raw("<g class=\"config\" id=\"config-" + (c + 1) + "\" data-config=\"" + Svg.escape(s.config()) + "\">\n");
-        String label = s.config().endsWith(".properties")
-                ? s.config().substring(0, s.config().length() - ".properties".length())
-                : s.config();
-        svg.heading(
-                LEFT,
-                top - 8,
-                label,
-                "permitted " + Table.count(s.permitted()) + ", rejected " + Table.count(s.rejected())
-                        + ": failures reached " + Table.count(s.failuresReached()) + ", failures avoided "
-                        + Table.count(s.failuresAvoided()) + ", successes rejected "
-                        + Table.count(s.successesRejected()) + "; transitions " + Table.count(s.transitionCount()));
+        String figures = "permitted " + Table.count(s.permitted()) + ", rejected " + Table.count(s.rejected())
+                + ": failures reached " + Table.count(s.failuresReached()) + ", failures avoided "
+                + Table.count(s.failuresAvoided()) + ", successes rejected "
+                + Table.count(s.successesRejected()) + "; transitions " + Table.count(s.transitionCount());
+        String label = ConfigFile.label(s.config());
+        String shown = fit(label, (WIDTH - LEFT - 12 - figures.length() * FIGURES_EM * 12) / (TITLE_EM * 14));
+        if (!shown.equals(label)) {
+            svg.raw("<title>" + Svg.escape(s.config()) + "</title>\n");
+        }
+        svg.heading(LEFT, top - 8, shown, figures);
         svg.text(LEFT - 8, top + 12, 11, "end", "normal", "state");
 
         // state band
@@ -234,6 +240,20 @@ final class SvgChart {
         svg.raw("</g>\n");
     }
 
+    /**
+     * {@code text} in at most {@code chars} characters: shortened in the middle, with an ellipsis,
+     * so that both ends of a long file name show.
+     */
+    static String fit(String text, double chars) {
+        int most = Math.max(9, (int) chars);
+        if (text.length() <= most) {
+            return text;
+        }
+        int head = (most - 1) / 2;
+        int tail = most - 1 - head;
+        return text.substring(0, head) + "\u2026" + text.substring(text.length() - tail);
+    }
+
     private static void legend(Svg svg, int y) {
         Object[][] items = {
             {CLOSED, "CLOSED"},
@@ -266,7 +286,7 @@ final class SvgChart {
             }
             svg.line(x, gridTop, x, axisY, "#000000", 0.08);
             svg.line(x, axisY, x, axisY + 6, "#555555");
-            svg.text(x, axisY + 20, 12, "middle", "normal", Ticks.label((t - origin) / unit));
+            svg.text(x, axisY + 20, 12, "middle", "normal", Ticks.label((t - origin) / unit, step / unit));
         }
     }
 
@@ -331,6 +351,21 @@ final class SvgChart {
         /** A round step that cuts {@code span} into at most {@code most} parts. */
         static double step(double span, int most) {
             return nice(span / most);
+        }
+
+        /**
+         * A tick's label with as many decimals as its step needs, so that ticks a step apart never
+         * read the same ({@code 7.0001} beside {@code 7.0002}).
+         */
+        static String label(double value, double step) {
+            int decimals = 0;
+            while (decimals < 9
+                    && Math.abs(step * Math.pow(10, decimals) - Math.rint(step * Math.pow(10, decimals)))
+                            > 1e-6 * step * Math.pow(10, decimals)) {
+                decimals++;
+            }
+            String s = String.format(Locale.ROOT, "%,." + decimals + "f", value);
+            return s.equals("-0") || s.matches("-0\\.0*") ? s.substring(1) : s;
         }
 
         static String label(double value) {

@@ -36,7 +36,7 @@ final class Table {
         }
         b.append("\n\n");
         List<String[]> rows = new ArrayList<>();
-        rows.add(row("", all, s -> stripExtension(s.config())));
+        rows.add(row("", all, s -> ConfigFile.label(s.config())));
         rows.add(row("calls", all, s -> count(s.calls())));
         rows.add(row("permitted", all, s -> count(s.permitted())));
         rows.add(row("rejected", all, s -> count(s.rejected())));
@@ -103,10 +103,6 @@ final class Table {
     private static String pad(String text, int width, boolean right) {
         String spaces = " ".repeat(width - text.length());
         return right ? spaces + text : text + spaces;
-    }
-
-    private static String stripExtension(String name) {
-        return name.endsWith(".properties") ? name.substring(0, name.length() - ".properties".length()) : name;
     }
 
     static String count(long n) {

@@ -151,6 +151,64 @@ class ReplayCommandTests {
         assertEquals("", r.out());
     }
 
+    /** What Notepad saves: a byte order mark and CRLF; the trace may have them, and so may a config. */
+    @Test
+    void aConfigWithAByteOrderMarkReadsLikeOneWithout() throws IOException {
+        Path trace = file("t.csv", TRACE);
+        Path bom = file(
+                "tight.properties",
+                "\uFEFFbreaker.defaults.window.threshold = 2\r\nbreaker.defaults.cooldown = 10ms\r\n");
+        Run r = run("--trace", trace.toString(), "--config", bom.toString(), "--json");
+        assertEquals(0, r.code(), r.err());
+        Run plain = run("--trace", trace.toString(), "--config", tight().toString(), "--json");
+        assertEquals(plain.out(), r.out());
+    }
+
+    /** Two configs of one file name (staging/x.properties, prod/x.properties) are told apart by their folders. */
+    @Test
+    void configsOfTheSameFileNameAreToldApart() throws IOException {
+        Path trace = file("t.csv", TRACE);
+        Files.createDirectories(dir.resolve("staging"));
+        Files.createDirectories(dir.resolve("prod"));
+        Path staging = file("staging/x.properties", "breaker.defaults.window.threshold = 2\n");
+        Path prod = file("prod/x.properties", "breaker.defaults.window.threshold = 3\n");
+        Path other = file("y.properties", "breaker.defaults.window.threshold = 3\n");
+        Run r = run(
+                "--trace",
+                trace.toString(),
+                "--config",
+                staging.toString(),
+                "--config",
+                prod.toString(),
+                "--config",
+                other.toString(),
+                "--json");
+        assertEquals(0, r.code(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertTrue(lines.get(0).startsWith("{\"config\":\"staging/x.properties\","), lines.get(0));
+        assertTrue(lines.get(1).startsWith("{\"config\":\"prod/x.properties\","), lines.get(1));
+        assertTrue(lines.get(2).startsWith("{\"config\":\"y.properties\","), lines.get(2));
+        Run table = run("--trace", trace.toString(), "--config", staging.toString(), "--config", prod.toString());
+        assertTrue(table.out().contains("staging/x  prod/x\n"), table.out());
+        assertTrue(table.out().contains("\nstaging/x.properties:\n"), table.out());
+        Run same = run("--trace", trace.toString(), "--config", other.toString(), "--config", other.toString());
+        assertTrue(same.out().contains("y  y (2)\n"), same.out());
+    }
+
+    /** A bad one of two configs of one file name is named by its folder too. */
+    @Test
+    void aBadConfigOfASharedFileNameIsNamedByItsFolder() throws IOException {
+        Path trace = file("t.csv", TRACE);
+        Files.createDirectories(dir.resolve("staging"));
+        Files.createDirectories(dir.resolve("prod"));
+        Path staging = file("staging/x.properties", "breaker.defaults.window.threshold = 2\n");
+        Path prod = file("prod/x.properties", "breaker.defaults.window.threshold = 0\n");
+        Run r = run("--trace", trace.toString(), "--config", staging.toString(), "--config", prod.toString());
+        assertEquals(Replay.EXIT_CONFIG, r.code());
+        assertTrue(
+                r.err().startsWith("breaker-replay: prod/x.properties: breaker.defaults.window.threshold: "), r.err());
+    }
+
     @Test
     void theLibrarysMessageIsKeptWhole() throws IOException {
         Path trace = file("t.csv", TRACE);
@@ -175,6 +233,9 @@ class ReplayCommandTests {
                 "--trace t.csv --config | --config needs a value; usage: ",
                 "--trace t.csv --config c.properties --json=yes | --json takes no value, was '--json=yes'",
                 "--trace= --config c.properties | --trace needs a value, was empty",
+                "--trace t.csv --config c.properties --json --json | --json given twice",
+                "--trace t.csv --config c.properties --svg --json | --svg needs a value, not the option '--json'",
+                "--trace t.csv --config --seed 3 | --config needs a value, not the option '--seed'",
             })
     void badArgumentsAreOneLine(String args, String start) {
         Run r = run(args.split(" "));

@@ -117,6 +117,89 @@ class SvgChartTests {
         }
     }
 
+    String drawOwn(String trace, String... configNames) throws Exception {
+        List<String> args = new ArrayList<>(List.of(
+                "--trace", Files.writeString(dir.resolve("t.csv"), trace).toString()));
+        for (String name : configNames) {
+            args.add("--config");
+            args.add(Files.writeString(dir.resolve(name), "breaker.defaults.window.threshold = 2\n")
+                    .toString());
+        }
+        Path out = dir.resolve("own.svg");
+        args.add("--svg");
+        args.add(out.toString());
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Replay.run(
+                args.toArray(String[]::new), new PrintStream(new ByteArrayOutputStream()), new PrintStream(err));
+        assertEquals(0, code, err.toString());
+        return Files.readString(out, StandardCharsets.UTF_8);
+    }
+
+    /** The labels under the time axis (12 px, centred). */
+    static List<String> timeLabels(Document d) {
+        List<String> labels = new ArrayList<>();
+        NodeList texts = d.getElementsByTagNameNS("*", "text");
+        for (int i = 0; i < texts.getLength(); i++) {
+            Element t = (Element) texts.item(i);
+            if (t.getAttribute("text-anchor").equals("middle")
+                    && t.getAttribute("font-size").equals("12")) {
+                labels.add(t.getTextContent());
+            }
+        }
+        return labels;
+    }
+
+    /** A trace of one call, of calls at one time, or of a few microseconds: every tick has its own label. */
+    @Test
+    void theTimeAxisNeverRepeatsALabel() throws Exception {
+        for (String trace : List.of(
+                "time_ms,outcome\n7,failure\n",
+                "time_ms,outcome\n5,failure\n5,success\n5,failure\n",
+                "time_ms,outcome\n0.001,failure\n0.004,success\n",
+                "time_ms,outcome\n1000,failure\n1000.05,success\n",
+                "time_ms,outcome\n")) {
+            List<String> labels = timeLabels(parse(drawOwn(trace, "c.properties")));
+            assertTrue(labels.size() >= 2, trace + ": " + labels);
+            assertEquals(labels.size(), labels.stream().distinct().count(), trace + ": " + labels);
+        }
+    }
+
+    /**
+     * A configuration's heading (its name, bold 14 px, then its figures, 12 px) stays within the
+     * picture's width, however long the file name: a long name is shortened in the middle, and
+     * kept whole in the group's data-config and title. Widths are estimated from DejaVu Sans, the
+     * widest of the fonts asked for (0.62 and 0.55 em a character).
+     */
+    @Test
+    void aLongConfigNameIsShortenedToFitAndKeptWholeInTheTitle() throws Exception {
+        String longName = "production-payments-gateway-eu-west-1-consecutive-failures-threshold-five-cooldown"
+                + "-ten-seconds-v2.properties";
+        Document d = parse(drawOwn("time_ms,outcome\n0,failure\n1,failure\n2,success\n", longName));
+        NodeList texts = d.getElementsByTagNameNS("*", "text");
+        boolean found = false;
+        for (int i = 0; i < texts.getLength(); i++) {
+            Element t = (Element) texts.item(i);
+            NodeList spans = t.getElementsByTagNameNS("*", "tspan");
+            if (spans.getLength() == 2 && spans.item(1).getTextContent().startsWith("permitted ")) {
+                String title = spans.item(0).getTextContent();
+                String rest = spans.item(1).getTextContent();
+                double width = Double.parseDouble(t.getAttribute("x"))
+                        + title.length() * 0.62 * 14
+                        + 12
+                        + rest.length() * 0.55 * 12;
+                assertTrue(width <= 1400, "heading ends at " + width + ": " + title + " " + rest);
+                assertTrue(title.contains("\u2026"), title);
+                assertTrue(title.startsWith("production-"), title);
+                assertTrue(title.endsWith("-v2"), title);
+                found = true;
+            }
+        }
+        assertTrue(found, "a heading");
+        Element g = (Element) d.getElementsByTagNameNS("*", "g").item(0);
+        assertEquals(longName, g.getAttribute("data-config"));
+        assertEquals(longName, g.getElementsByTagNameNS("*", "title").item(0).getTextContent());
+    }
+
     /** docs/replay-outage.svg, shown by the README, is what the tool draws now; regenerate it with the README's command. */
     @Test
     void theCommittedPictureIsWhatTheToolDrawsNow() throws Exception {
