@@ -21,6 +21,10 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Scope;
+import org.springframework.context.annotation.ScopedProxyMode;
 
 /**
  * {@link Breaker} on bean methods: calls pass the breaker, rejections and failures reach the
@@ -354,5 +358,36 @@ class AnnotationTests {
                         .hasMessageContaining("Spring did not proxy it")
                         .hasMessageContaining("AnnotationTests$Flaky.get(String)")
                         .hasMessageContaining("spring.aop.auto=false"));
+    }
+
+    /** A bean in a scope other than singleton, behind a scoped proxy (request, session, refresh scope). */
+    public static class Scoped {
+        @Breaker("scoped")
+        public String get() {
+            return "scoped";
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ScopedConfiguration {
+        @Bean
+        @Scope(value = "prototype", proxyMode = ScopedProxyMode.TARGET_CLASS)
+        Scoped scoped() {
+            return new Scoped();
+        }
+    }
+
+    @Test
+    void aBeanBehindAScopedProxyStartsAndItsCallsPassTheBreaker() {
+        // the scoped proxy hands each call to a target bean, which is proxied (and checked) when made
+        runner.withUserConfiguration(ScopedConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(Scoped.class).get()).isEqualTo("scoped");
+            assertThat(context.getBean(BreakerRegistry.class)
+                            .breaker("scoped")
+                            .metrics()
+                            .totalSuccesses())
+                    .isEqualTo(1);
+        });
     }
 }
