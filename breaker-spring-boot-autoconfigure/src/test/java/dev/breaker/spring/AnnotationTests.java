@@ -8,6 +8,7 @@ import dev.breaker.CallNotPermittedException;
 import dev.breaker.CircuitBreaker;
 import dev.breaker.State;
 import java.io.IOException;
+import java.lang.reflect.Proxy;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -388,6 +389,51 @@ class AnnotationTests {
                             .metrics()
                             .totalSuccesses())
                     .isEqualTo(1);
+        });
+    }
+
+    /** An interface implemented by a JDK proxy, as HTTP interface clients ({@code @HttpExchange}) are. */
+    public interface Client {
+        @Breaker(value = "client", fallbackMethod = "offline")
+        String get(String key);
+
+        default String offline(String key, IllegalStateException e) {
+            return "offline " + key;
+        }
+    }
+
+    private static Client jdkProxyClient(boolean[] down) {
+        return (Client) Proxy.newProxyInstance(
+                Client.class.getClassLoader(), new Class<?>[] {Client.class}, (proxy, method, args) -> {
+                    if (method.isDefault()) {
+                        return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
+                    }
+                    return switch (method.getName()) {
+                        case "get" -> {
+                            if (down[0]) {
+                                throw new IllegalStateException("down");
+                            }
+                            yield "got " + args[0];
+                        }
+                        case "hashCode" -> System.identityHashCode(proxy);
+                        case "equals" -> proxy == args[0];
+                        default -> "client";
+                    };
+                });
+    }
+
+    @Test
+    void aBeanThatIsAJdkProxyOfAnAnnotatedInterfaceStartsAndItsCallsPassTheBreaker() {
+        boolean[] down = {false};
+        runner.withBean(Client.class, () -> jdkProxyClient(down)).run(context -> {
+            assertThat(context).hasNotFailed();
+            Client client = context.getBean(Client.class);
+            CircuitBreaker breaker = context.getBean(BreakerRegistry.class).breaker("client");
+            assertThat(client.get("a")).isEqualTo("got a");
+            down[0] = true;
+            assertThat(client.get("b")).isEqualTo("offline b");
+            assertThat(breaker.metrics().totalSuccesses()).isEqualTo(1);
+            assertThat(breaker.metrics().totalFailures()).isEqualTo(1);
         });
     }
 }
