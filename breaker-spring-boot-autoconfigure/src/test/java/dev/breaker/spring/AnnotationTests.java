@@ -436,4 +436,21 @@ class AnnotationTests {
             assertThat(breaker.metrics().totalFailures()).isEqualTo(1);
         });
     }
+
+    @Test
+    void anAsyncFallbackIsNotCalledOnceTheCallerHasCancelledOrTimedOut() {
+        withFlaky().run(context -> {
+            Flaky flaky = context.getBean(Flaky.class);
+            Flaky target = (Flaky) org.springframework.aop.framework.AopProxyUtils.getSingletonTarget(flaky);
+            flaky.hangingWithFallback().toCompletableFuture().cancel(true);
+            flaky.hangingWithFallback()
+                    .toCompletableFuture()
+                    .orTimeout(1, TimeUnit.MILLISECONDS)
+                    .handle((v, t) -> v)
+                    .get();
+            assertThat(target.fallbackSaw)
+                    .as("nobody waits for the fallback's answer")
+                    .isEmpty();
+        });
+    }
 }
