@@ -93,8 +93,9 @@ public final class BreakerBeanValidator
                     + ") has @Breaker methods but Spring did not proxy it, so no call would pass a breaker: "
                     + annotated.stream().map(BreakerMethod::describe).sorted().collect(Collectors.joining(", "))
                     + ". Spring's auto-proxying is off (spring.aop.auto=false without @EnableAspectJAutoProxy"
-                    + " or another auto-proxy creator), or the bean is made before it (a BeanPostProcessor or"
-                    + " a bean one depends on)");
+                    + " or another auto-proxy creator, or spring.aop.proxy-target-class=false without AspectJ"
+                    + " on the class path, for which Spring Boot makes no auto-proxy creator), or the bean is"
+                    + " made before it (a BeanPostProcessor or a bean one depends on)");
         }
         return true;
     }

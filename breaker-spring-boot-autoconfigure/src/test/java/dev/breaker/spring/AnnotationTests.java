@@ -349,6 +349,19 @@ class AnnotationTests {
     }
 
     @Test
+    void jdkProxiesAskedForWithoutAspectJStopStartupNamingThatSetting() {
+        // without AspectJ, Spring Boot makes its auto-proxy creator only for class proxies: asking for
+        // JDK proxies leaves every bean unproxied, and the message must say which setting did it
+        withFlaky()
+                .withPropertyValues("spring.aop.proxy-target-class=false")
+                .run(context -> assertThat(context.getStartupFailure())
+                        .rootCause()
+                        .isInstanceOf(BreakerDeclarationException.class)
+                        .hasMessageContaining("Spring did not proxy it")
+                        .hasMessageContaining("spring.aop.proxy-target-class=false"));
+    }
+
+    @Test
     void withoutAutoProxyingStartupFailsInsteadOfLeavingTheMethodsUnprotected() {
         withFlaky()
                 .withPropertyValues("spring.aop.auto=false")
