@@ -26,7 +26,8 @@ import org.springframework.util.ClassUtils;
  *     ({@link BreakerMethod#of});
  * <li>the bean Spring hands out is a proxy advised by {@link BreakerAdvisor}: without Spring's
  *     auto-proxying ({@code spring.aop.auto=false} and no {@code @EnableAspectJAutoProxy}) the
- *     annotation would do nothing.
+ *     annotation would do nothing. A scoped proxy (request, session, refresh scope) passes each
+ *     call to a target bean the bean factory makes; that target is the bean checked.
  * </ul>
  * Once every singleton is made, the breakers the annotations name are made in the registry, so
  * that they appear in the actuator endpoint and the metrics before their first call.
@@ -82,13 +83,19 @@ public final class BreakerBeanValidator
         }
         boolean advised = bean instanceof Advised a
                 && Arrays.stream(a.getAdvisors()).anyMatch(x -> x.getAdvice() instanceof BreakerInterceptor);
+        if (!advised && bean instanceof Advised a && !a.getTargetSource().isStatic()) {
+            // a scoped proxy (request, session, refresh scope) or a lazy one: every call goes to a
+            // target that the bean factory makes, which is proxied and checked here when it is made
+            return true;
+        }
         if (!advised) {
             throw new BreakerDeclarationException("bean '" + beanName + "' (" + type.getName()
                     + ") has @Breaker methods but Spring did not proxy it, so no call would pass a breaker: "
                     + annotated.stream().map(BreakerMethod::describe).sorted().collect(Collectors.joining(", "))
                     + ". Spring's auto-proxying is off (spring.aop.auto=false without @EnableAspectJAutoProxy"
-                    + " or another auto-proxy creator), or the bean is made before it (a BeanPostProcessor or"
-                    + " a bean one depends on)");
+                    + " or another auto-proxy creator, or spring.aop.proxy-target-class=false without AspectJ"
+                    + " on the class path, for which Spring Boot makes no auto-proxy creator), or the bean is"
+                    + " made before it (a BeanPostProcessor or a bean one depends on)");
         }
         return true;
     }

@@ -92,6 +92,9 @@ public final class BreakerInterceptor implements MethodInterceptor {
         }
         CompletableFuture<Object> result = new CompletableFuture<>();
         guarded.whenComplete((value, thrown) -> {
+            if (result.isDone()) {
+                return; // the caller cancelled or timed out `result`: nobody waits for a fallback
+            }
             if (thrown == null) {
                 result.complete(value);
                 return;

@@ -3,6 +3,7 @@ package dev.breaker.spring;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -52,11 +53,11 @@ final class BreakerMethod {
      */
     static List<Method> annotated(Class<?> type) {
         List<Method> found = new ArrayList<>();
-        ReflectionUtils.doWithMethods(
+        doWithMethods(
                 type,
                 m -> {
-                    Method specific = ClassUtils.getMostSpecificMethod(m, type);
-                    if (!found.contains(specific)) {
+                    Method specific = specific(m, type);
+                    if (found.stream().noneMatch(f -> f.equals(specific) || overrides(f, specific))) {
                         found.add(specific);
                     }
                 },
@@ -76,7 +77,7 @@ final class BreakerMethod {
      * @throws BreakerDeclarationException naming the method when it cannot work as written
      */
     static BreakerMethod of(Method declared, Class<?> targetClass) {
-        Method method = BridgeMethodResolver.findBridgedMethod(ClassUtils.getMostSpecificMethod(declared, targetClass));
+        Method method = BridgeMethodResolver.findBridgedMethod(specific(declared, targetClass));
         Breaker breaker = AnnotatedElementUtils.findMergedAnnotation(method, Breaker.class);
         if (breaker == null) {
             throw new BreakerDeclarationException(describe(method) + " has no @Breaker annotation");
@@ -112,7 +113,7 @@ final class BreakerMethod {
         Class<?>[] params = method.getParameterTypes();
         List<Method> candidates = new ArrayList<>();
         List<Method> named = new ArrayList<>();
-        ReflectionUtils.doWithMethods(
+        doWithMethods(
                 targetClass,
                 m -> {
                     named.add(m);
@@ -161,6 +162,27 @@ final class BreakerMethod {
         Class<?> handled =
                 fallback.getParameterCount() > params.length ? fallback.getParameterTypes()[params.length] : null;
         return new BreakerMethod(method, name, async, fallback, handled);
+    }
+
+    /**
+     * The method a call of {@code m} on an instance of {@code type} runs. For a JDK proxy class (an
+     * HTTP interface client, say), the interface's method: the proxy class redeclares each one
+     * {@code final}, without annotations, and Spring proxies such a bean through its interfaces.
+     */
+    private static Method specific(Method m, Class<?> type) {
+        return Proxy.isProxyClass(type) ? m : ClassUtils.getMostSpecificMethod(m, type);
+    }
+
+    /** The methods of {@code type} and its superclasses, or of its interfaces when it is a JDK proxy class. */
+    private static void doWithMethods(
+            Class<?> type, ReflectionUtils.MethodCallback callback, ReflectionUtils.MethodFilter filter) {
+        if (Proxy.isProxyClass(type)) {
+            for (Class<?> i : type.getInterfaces()) {
+                ReflectionUtils.doWithMethods(i, callback, filter);
+            }
+        } else {
+            ReflectionUtils.doWithMethods(type, callback, filter);
+        }
     }
 
     private static boolean overrides(Method sub, Method sup) {

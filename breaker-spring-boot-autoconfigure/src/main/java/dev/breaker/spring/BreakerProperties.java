@@ -1,8 +1,10 @@
 package dev.breaker.spring;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -27,6 +29,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties(prefix = "breaker", ignoreUnknownFields = false)
 public class BreakerProperties {
 
+    private static final Pattern KEBAB = Pattern.compile("-([a-zA-Z0-9])");
     private static final Pattern INDEXED = Pattern.compile("(.+)(?:\\[(\\d+)]|\\.(\\d+))");
 
     private final Map<String, String> defaults = new LinkedHashMap<>();
@@ -87,10 +90,21 @@ public class BreakerProperties {
         return all;
     }
 
-    /** Puts {@code values} under {@code prefix}, joining a YAML list's elements with commas in their order. */
+    /**
+     * Puts {@code values} under {@code prefix}, joining a YAML list's elements with commas in their
+     * order. Keys that Spring takes for one property ({@code slow-call-threshold} in a file and
+     * {@code slowCallThreshold} on the command line) are bound to the value of the source that
+     * wins, once per spelling; such a key is put once, as for any other Spring property (two
+     * spellings with different values are both put, and the properties format refuses them).
+     */
     private static void put(Map<String, String> all, String prefix, Map<String, String> values) {
         Map<String, TreeMap<Integer, String>> lists = new TreeMap<>();
+        Map<String, String> seen = new HashMap<>();
         for (Map.Entry<String, String> e : values.entrySet()) {
+            String before = seen.putIfAbsent(camelCase(e.getKey()), e.getValue());
+            if (before != null && before.equals(e.getValue())) {
+                continue; // the same property, spelt another way: Spring gave both the winning value
+            }
             Matcher m = INDEXED.matcher(e.getKey());
             if (m.matches()) {
                 lists.computeIfAbsent(m.group(1), k -> new TreeMap<>())
@@ -100,6 +114,11 @@ public class BreakerProperties {
             }
         }
         lists.forEach((key, elements) -> all.put(prefix + key, String.join(",", elements.values())));
+    }
+
+    /** {@code slow-call-threshold} as {@code slowCallThreshold}; case otherwise kept (breaker names are case-sensitive). */
+    private static String camelCase(String key) {
+        return KEBAB.matcher(key).replaceAll(m -> m.group(1).toUpperCase(Locale.ROOT));
     }
 
     /** {@code breaker.health.*}: which breakers the {@code breakers} health contributor reports. */

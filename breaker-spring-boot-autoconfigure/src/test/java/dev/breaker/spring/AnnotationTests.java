@@ -8,6 +8,7 @@ import dev.breaker.CallNotPermittedException;
 import dev.breaker.CircuitBreaker;
 import dev.breaker.State;
 import java.io.IOException;
+import java.lang.reflect.Proxy;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +22,10 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Scope;
+import org.springframework.context.annotation.ScopedProxyMode;
 
 /**
  * {@link Breaker} on bean methods: calls pass the breaker, rejections and failures reach the
@@ -344,6 +349,19 @@ class AnnotationTests {
     }
 
     @Test
+    void jdkProxiesAskedForWithoutAspectJStopStartupNamingThatSetting() {
+        // without AspectJ, Spring Boot makes its auto-proxy creator only for class proxies: asking for
+        // JDK proxies leaves every bean unproxied, and the message must say which setting did it
+        withFlaky()
+                .withPropertyValues("spring.aop.proxy-target-class=false")
+                .run(context -> assertThat(context.getStartupFailure())
+                        .rootCause()
+                        .isInstanceOf(BreakerDeclarationException.class)
+                        .hasMessageContaining("Spring did not proxy it")
+                        .hasMessageContaining("spring.aop.proxy-target-class=false"));
+    }
+
+    @Test
     void withoutAutoProxyingStartupFailsInsteadOfLeavingTheMethodsUnprotected() {
         withFlaky()
                 .withPropertyValues("spring.aop.auto=false")
@@ -354,5 +372,98 @@ class AnnotationTests {
                         .hasMessageContaining("Spring did not proxy it")
                         .hasMessageContaining("AnnotationTests$Flaky.get(String)")
                         .hasMessageContaining("spring.aop.auto=false"));
+    }
+
+    /** A bean in a scope other than singleton, behind a scoped proxy (request, session, refresh scope). */
+    public static class Scoped {
+        @Breaker("scoped")
+        public String get() {
+            return "scoped";
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ScopedConfiguration {
+        @Bean
+        @Scope(value = "prototype", proxyMode = ScopedProxyMode.TARGET_CLASS)
+        Scoped scoped() {
+            return new Scoped();
+        }
+    }
+
+    @Test
+    void aBeanBehindAScopedProxyStartsAndItsCallsPassTheBreaker() {
+        // the scoped proxy hands each call to a target bean, which is proxied (and checked) when made
+        runner.withUserConfiguration(ScopedConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(Scoped.class).get()).isEqualTo("scoped");
+            assertThat(context.getBean(BreakerRegistry.class)
+                            .breaker("scoped")
+                            .metrics()
+                            .totalSuccesses())
+                    .isEqualTo(1);
+        });
+    }
+
+    /** An interface implemented by a JDK proxy, as HTTP interface clients ({@code @HttpExchange}) are. */
+    public interface Client {
+        @Breaker(value = "client", fallbackMethod = "offline")
+        String get(String key);
+
+        default String offline(String key, IllegalStateException e) {
+            return "offline " + key;
+        }
+    }
+
+    private static Client jdkProxyClient(boolean[] down) {
+        return (Client) Proxy.newProxyInstance(
+                Client.class.getClassLoader(), new Class<?>[] {Client.class}, (proxy, method, args) -> {
+                    if (method.isDefault()) {
+                        return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
+                    }
+                    return switch (method.getName()) {
+                        case "get" -> {
+                            if (down[0]) {
+                                throw new IllegalStateException("down");
+                            }
+                            yield "got " + args[0];
+                        }
+                        case "hashCode" -> System.identityHashCode(proxy);
+                        case "equals" -> proxy == args[0];
+                        default -> "client";
+                    };
+                });
+    }
+
+    @Test
+    void aBeanThatIsAJdkProxyOfAnAnnotatedInterfaceStartsAndItsCallsPassTheBreaker() {
+        boolean[] down = {false};
+        runner.withBean(Client.class, () -> jdkProxyClient(down)).run(context -> {
+            assertThat(context).hasNotFailed();
+            Client client = context.getBean(Client.class);
+            CircuitBreaker breaker = context.getBean(BreakerRegistry.class).breaker("client");
+            assertThat(client.get("a")).isEqualTo("got a");
+            down[0] = true;
+            assertThat(client.get("b")).isEqualTo("offline b");
+            assertThat(breaker.metrics().totalSuccesses()).isEqualTo(1);
+            assertThat(breaker.metrics().totalFailures()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void anAsyncFallbackIsNotCalledOnceTheCallerHasCancelledOrTimedOut() {
+        withFlaky().run(context -> {
+            Flaky flaky = context.getBean(Flaky.class);
+            Flaky target = (Flaky) org.springframework.aop.framework.AopProxyUtils.getSingletonTarget(flaky);
+            flaky.hangingWithFallback().toCompletableFuture().cancel(true);
+            flaky.hangingWithFallback()
+                    .toCompletableFuture()
+                    .orTimeout(1, TimeUnit.MILLISECONDS)
+                    .handle((v, t) -> v)
+                    .get();
+            assertThat(target.fallbackSaw)
+                    .as("nobody waits for the fallback's answer")
+                    .isEmpty();
+        });
     }
 }

@@ -85,6 +85,37 @@ class ConfigurationTests {
     }
 
     @Test
+    void aKeyOverriddenInAnotherRelaxedSpellingTakesTheOverridingValue() {
+        // application.yml in kebab-case, overridden from the command line or SPRING_APPLICATION_JSON in
+        // camelCase: one property for Spring, so the higher source wins, as for any Spring property
+        runner.withInitializer(context -> context.getEnvironment()
+                        .getPropertySources()
+                        .addLast(new org.springframework.core.env.MapPropertySource(
+                                "application.yml",
+                                Map.of(
+                                        "breaker.defaults.slow-call-threshold", "1s",
+                                        "breaker.defaults.window.failure-rate-threshold", "50%",
+                                        "breaker.defaults.window.type", "count"))))
+                .withPropertyValues(
+                        "breaker.defaults.slowCallThreshold=2s",
+                        "breaker.defaults.window.failureRateThreshold=0.2",
+                        "breaker.instances.Stock.probes=3", // names are case-sensitive: two breakers
+                        "breaker.instances.stock.probes=3")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    BreakerRegistry registry = context.getBean(BreakerRegistry.class);
+                    assertThat(registry.configFor("Stock")).isEqualTo(registry.configFor("stock"));
+                    assertThat(registry.configFor("stock")).isNotEqualTo(registry.configFor("any"));
+                    assertThat(context.getBean(BreakerRegistry.class).configFor("any"))
+                            .isEqualTo(BreakerRegistry.fromProperties(Map.of(
+                                            "breaker.defaults.slow-call-threshold", "2s",
+                                            "breaker.defaults.window.type", "count",
+                                            "breaker.defaults.window.failure-rate-threshold", "0.2"))
+                                    .configFor("any"));
+                });
+    }
+
+    @Test
     void aBadValueStopsStartupNamingTheKeyTheValueAndWhatIsAllowed() {
         runner.withPropertyValues("breaker.instances.payments.cooldown=soon").run(context -> {
             assertThat(context).hasFailed();
