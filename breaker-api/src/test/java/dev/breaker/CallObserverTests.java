@@ -282,6 +282,27 @@ class CallObserverTests {
     }
 
     @Test
+    void anIgnoredProbeIsObservedAsIgnoredAndARoundIsStillToDecide() {
+        Counting o = new Counting();
+        CircuitBreaker b = CircuitBreaker.builder("ignored probe")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofNanos(10))
+                .classifier((result, failure) ->
+                        failure instanceof IllegalArgumentException ? Outcome.IGNORED : Outcome.FAILURE)
+                .ticker(ticker)
+                .observer(o)
+                .build();
+        b.tryAcquire().onFailure(0, null);
+        ticker.advance(10);
+        Permit probe = b.tryAcquire();
+        assertTrue(probe.isProbe());
+        probe.onResult(null, new IllegalArgumentException("not the dependency's fault"), 0); // classified
+        assertEquals(1, o.ignored.sum(), "observed as ignored");
+        assertEquals(State.HALF_OPEN, b.state(), "the slot went back; the round is still to decide");
+        o.assertMatches(b);
+    }
+
+    @Test
     void aProbeWhosePolicyCannotDecideIsObservedAsReleased() {
         Counting o = new Counting();
         FunctionPolicy policy = new FunctionPolicy() {

@@ -424,6 +424,7 @@ class PropertiesConfigTests {
                 "window",
                 "window.",
                 "window.a.b",
+                "window..size",
                 "half.open.type",
                 "type",
                 ".cooldown"
@@ -768,6 +769,9 @@ class PropertiesConfigTests {
         assertEquals(
                 "breaker.instances. .window.type: the instance name must contain a visible character, was ' '",
                 refused(props("breaker.instances. .window.type", "consecutive")));
+        assertEquals(
+                "breaker.instances..window.type: the instance name must contain a visible character, was ''",
+                refused(props("breaker.instances..window.type", "consecutive")));
     }
 
     // ---- nothing built when any key is bad; which error comes first

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.breaker.spi.HalfOpenPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -163,7 +164,69 @@ class RoundAndRampTests {
         assertFalse(b.tryAcquire().granted());
     }
 
+    @Test
+    void aPolicyThatFailsOnTheFirstOpeningAfterACalmPeriodFallsBackToTheFirstCooldown() throws Exception {
+        policy.calm = 1_000;
+        CircuitBreaker b = breaker(); // cooldown(k) = 10 k; the first, 10, read at build
+        tripAndRecover(b, 1);
+        tripAndRecover(b, 2); // within the calm period: the second opening, cooldown 20
+        ticker.advance(1_000); // calm: the count starts over
+        policy.cooldown = k -> {
+            throw new IllegalStateException("no cooldown today");
+        };
+        try (LogCapture log = new LogCapture()) {
+            b.tryAcquire().onFailure(0, DOWN); // opening 1 again; its cooldown falls back
+            ticker.advance(COOLDOWN - 1);
+            assertFalse(b.tryAcquire().granted(), "the first cooldown, 10, not the last one, 20");
+            ticker.advance(1);
+            assertTrue(b.tryAcquire().isProbe());
+            assertTrue(log.text().contains("no cooldown today"), log.text());
+        }
+    }
+
     // ---------------------------------------------------------------- the ramp
+
+    @Test
+    void aPolicyThatRampsWithoutSayingHowAdmitsEveryCallAndLogsNothing() throws Exception {
+        FunctionPolicy base = new FunctionPolicy();
+        HalfOpenPolicy rampsByDefault = new HalfOpenPolicy() {
+            @Override
+            public long cooldownNanos(int consecutiveOpens) {
+                return base.cooldownNanos(consecutiveOpens);
+            }
+
+            @Override
+            public int probes(int consecutiveOpens) {
+                return base.probes(consecutiveOpens);
+            }
+
+            @Override
+            public Verdict decide(int consecutiveOpens, int successes, int failures) {
+                return base.decide(consecutiveOpens, successes, failures);
+            }
+
+            @Override
+            public long rampUpNanos() {
+                return 100; // and the default share, 1.0: the whole of the traffic
+            }
+        };
+        CircuitBreaker b = CircuitBreaker.builder("default share")
+                .window(Windows.consecutiveFailures(1))
+                .halfOpen(rampsByDefault)
+                .ticker(ticker)
+                .build();
+        b.tryAcquire().onFailure(0, DOWN);
+        ticker.advance(COOLDOWN);
+        b.tryAcquire().onSuccess(0); // the probe closes it; the ramp begins
+        try (LogCapture log = new LogCapture()) {
+            for (int i = 0; i < 10; i++) {
+                ticker.advance(5);
+                assertTrue(b.tryAcquire().granted(), "call " + i + " of the ramp");
+            }
+            assertEquals("", log.text(), "a share of 1 is no broken ramp");
+        }
+        assertEquals(0, b.metrics().rejectedCalls());
+    }
 
     @Test
     void aRampAdmitsTheIntegerPartOfTheSharesAndShedsTheRestAsClosed() {

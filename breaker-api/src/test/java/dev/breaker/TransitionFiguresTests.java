@@ -79,6 +79,22 @@ class TransitionFiguresTests {
     }
 
     @Test
+    void aBackOffCarriesTheWindowFromClosedAndTheRoundsProbesFromHalfOpen() {
+        CircuitBreaker b = breaker(5, 3);
+        b.tryAcquire().onSuccess(0);
+        b.tryAcquire().onFailure(0, null);
+        b.tryAcquire().onFailure(0, new BackOffTests.TooManyRequests(Duration.ofNanos(10)));
+        // the window as it stands (a run of 1 failure): the back-off's own failure is no window outcome
+        assertEquals("CLOSED->OPEN BACK_OFF calls=1 failureRate=1.0 slowCallRate=0.0", figures(0));
+        ticker.advance(10);
+        Permit p1 = b.tryAcquire();
+        Permit p2 = b.tryAcquire();
+        p1.onSuccess(0);
+        p2.onFailure(0, new BackOffTests.TooManyRequests(Duration.ofNanos(10)));
+        assertEquals("HALF_OPEN->OPEN BACK_OFF calls=2 failureRate=0.5 slowCallRate=NaN", figures(2));
+    }
+
+    @Test
     void aHalfOpenTimeoutCarriesTheProbesReportedBeforeIt() {
         CircuitBreaker b = breaker(1, 2);
         b.tryAcquire().onFailure(0, null);
