@@ -24,6 +24,14 @@ class RetryAfterTests {
             .ticker(ticker)
             .build();
 
+    private static CircuitBreaker breaker(Ticker ticker) {
+        return CircuitBreaker.builder("f")
+                .window(Windows.consecutiveFailures(1))
+                .cooldown(Duration.ofNanos(COOLDOWN))
+                .ticker(ticker)
+                .build();
+    }
+
     private void trip() {
         breaker.tryAcquire().onFailure(0, new java.io.IOException("down"));
     }
@@ -63,11 +71,7 @@ class RetryAfterTests {
         assertEquals(COOLDOWN, breaker.retryAfterNanos(), "a ticker that stepped back has not moved on");
 
         FlakyTicker flaky = new FlakyTicker();
-        CircuitBreaker b = CircuitBreaker.builder("f")
-                .window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ofNanos(COOLDOWN))
-                .ticker(flaky)
-                .build();
+        CircuitBreaker b = breaker(flaky);
         Permit p = b.tryAcquire();
         flaky.failNext(1);
         assertThrows(FlakyTicker.TickerBroke.class, () -> p.onFailure(0, null));
@@ -78,11 +82,7 @@ class RetryAfterTests {
     @Test
     void aTickerThatFailsWhenAskedAnswersTheWholeCooldownAndThrowsNothing() {
         FlakyTicker flaky = new FlakyTicker();
-        CircuitBreaker b = CircuitBreaker.builder("f")
-                .window(Windows.consecutiveFailures(1))
-                .cooldown(Duration.ofNanos(COOLDOWN))
-                .ticker(flaky)
-                .build();
+        CircuitBreaker b = breaker(flaky);
         b.tryAcquire().onFailure(0, null);
         assertEquals(State.OPEN, b.state());
         flaky.failNext(1);
