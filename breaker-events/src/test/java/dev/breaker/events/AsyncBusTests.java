@@ -56,29 +56,7 @@ class AsyncBusTests {
         }
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
-            CyclicBarrier start = new CyclicBarrier(threads);
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                done.add(pool.submit(() -> {
-                    start.await(10, TimeUnit.SECONDS);
-                    ThreadLocalRandom random = ThreadLocalRandom.current();
-                    for (int i = 0; i < 5_000; i++) {
-                        CircuitBreaker b = all.get(random.nextInt(breakers));
-                        var p = b.tryAcquire();
-                        if (p.granted()) {
-                            if (random.nextBoolean()) {
-                                p.onFailure(0, null);
-                            } else {
-                                p.onSuccess(0);
-                            }
-                        }
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get(60, TimeUnit.SECONDS);
-            }
+            RandomTraffic.run(pool, threads, all, 5_000);
         } finally {
             pool.shutdownNow();
         }

@@ -17,7 +17,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -415,29 +414,7 @@ class BusAttackTests {
             bus.subscribe(BreakerEvent.class, e -> {
                 throw new IllegalStateException("always"); // costs the others nothing
             });
-            CyclicBarrier start = new CyclicBarrier(threads);
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                done.add(callers.submit(() -> {
-                    start.await(10, TimeUnit.SECONDS);
-                    ThreadLocalRandom random = ThreadLocalRandom.current();
-                    for (int i = 0; i < 3_000; i++) {
-                        dev.breaker.CircuitBreaker b = all.get(random.nextInt(breakers));
-                        dev.breaker.Permit p = b.tryAcquire();
-                        if (p.granted()) {
-                            if (random.nextBoolean()) {
-                                p.onFailure(0, null);
-                            } else {
-                                p.onSuccess(0);
-                            }
-                        }
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get(60, TimeUnit.SECONDS);
-            }
+            RandomTraffic.run(callers, threads, all, 3_000);
             for (dev.breaker.CircuitBreaker b : all) {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                 while (System.nanoTime() < deadline) {
