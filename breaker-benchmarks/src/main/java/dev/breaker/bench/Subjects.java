@@ -135,4 +135,23 @@ public final class Subjects {
     static FailsafeExecutor<Object> failsafeExecutor(dev.failsafe.CircuitBreaker<Object> breaker) {
         return Failsafe.with(breaker);
     }
+
+    /** One successful call through the permit API: what the closed-path rows measure for us. */
+    static boolean succeed(CircuitBreaker breaker) {
+        dev.breaker.Permit permit = breaker.tryAcquire();
+        if (permit.granted()) {
+            permit.onSuccess(0);
+            return true;
+        }
+        return false;
+    }
+
+    /** The same through Resilience4j's permission API. */
+    static boolean succeed(io.github.resilience4j.circuitbreaker.CircuitBreaker breaker) {
+        if (breaker.tryAcquirePermission()) {
+            breaker.onSuccess(0, java.util.concurrent.TimeUnit.NANOSECONDS);
+            return true;
+        }
+        return false;
+    }
 }
