@@ -78,7 +78,9 @@ public final class ExtraProviders {
     /**
      * Provides {@code sampled}: settings {@code size} (100), {@code failureRateThreshold} (0.5),
      * {@code minimumCalls} (min(size, 10)). A broken provider on purpose at size 13 (answers null)
-     * and 666 (throws an {@code IllegalStateException}).
+     * and 666 (throws an {@code IllegalStateException}); a careless one at sizes 7 and 8, whose
+     * messages name no owner (7: no colon at all; 8: an empty owner, so the message starts with
+     * {@code ": "}).
      */
     public static final class SampledWindowProvider implements WindowProvider {
         /** For the ServiceLoader. */
@@ -102,6 +104,12 @@ public final class ExtraProviders {
             int minimum = s.intValue("minimumCalls", Math.min(size, 10), 1);
             if (minimum > size) {
                 throw s.fail("minimumCalls (" + minimum + ") must be <= size (" + size + ")");
+            }
+            if (size == 7) {
+                throw new IllegalArgumentException("minimumCalls and size 7 are refused together");
+            }
+            if (size == 8) {
+                throw Settings.of("", settings, settingKeys()).fail("size 8 is refused");
             }
             if (size == 13) {
                 return null;

@@ -166,6 +166,33 @@ class PropertiesPluginTests {
     }
 
     @Test
+    void aMessageWithoutAnOwnerIsBlamedOnTheSettingItNamesFirst() {
+        assertEquals(
+                "breaker.instances.a.window.minimumCalls: minimumCalls and size 7 are refused together",
+                refused(props(
+                        "breaker.defaults.window.type", "sampled",
+                        "breaker.instances.a.window.size", "7",
+                        "breaker.instances.a.window.minimumCalls", "5")),
+                "no colon: the whole message is read, from its first letter");
+        assertEquals(
+                "breaker.defaults.window.size: : size 8 is refused",
+                refused(props("breaker.defaults.window.type", "sampled", "breaker.defaults.window.size", "8")),
+                "an empty owner: what follows its colon is read");
+    }
+
+    @Test
+    void aFailureThatNamesNoSettingIsBlamedOnTheScopesFirstKeyInKeyOrder() {
+        assertEquals(
+                "breaker.instances.a.window.minimumCalls: window 'sampled' failed to build:"
+                        + " java.lang.IllegalStateException: unlucky (value '5')",
+                refused(props(
+                        "breaker.defaults.window.type", "sampled",
+                        "breaker.instances.a.window.size", "666",
+                        "breaker.instances.a.window.minimumCalls", "5")),
+                "the instance gave no type, so its first setting key stands for the window");
+    }
+
+    @Test
     void anInstancesPolicyWinsOverTheDefaultsShorthand() {
         BreakerRegistry r = registry(props(
                 "breaker.defaults.cooldown", "10s",

@@ -228,6 +228,30 @@ class RegistryBindingTests {
     }
 
     @Test
+    void aBindingChecksAgainItselfWhenTheRemovalsNoticeCameFirst() {
+        // The registry tells a removal again when it happened during an announcement, which hides
+        // the binding's own second look. Here the binding is told once, by hand: the removal's
+        // notice arrives while the meters are being registered and finds nothing to unbind.
+        BreakerRegistry registry = registry();
+        CircuitBreaker payments = registry.breaker("payments");
+        Binding binding = new Binding(meters, io.micrometer.core.instrument.Tags.empty(), registry);
+        AtomicBoolean once = new AtomicBoolean(true);
+        meters.config().meterFilter(new MeterFilter() {
+            @Override
+            public Meter.Id map(Meter.Id id) {
+                if (once.getAndSet(false)) {
+                    registry.remove("payments"); // no watcher: nobody else will unbind it
+                    binding.removed(payments); // its notice, before the breaker is bound
+                }
+                return id;
+            }
+        });
+        binding.added(payments);
+        assertEquals(List.of(), meters.getMeters());
+        assertEquals(Map.of(), binding.bound());
+    }
+
+    @Test
     void aRemovalOfABreakerNeverBoundChangesNothing() {
         BreakerRegistry registry = registry();
         BreakerMeterBinder binder = new BreakerMeterBinder(registry);
