@@ -781,7 +781,9 @@ class CombiningWindowTests {
 
     @Test
     void quietHoldsEndBufferingEvenWhileNoBadOutcomeMayWait() throws Exception {
-        Pausing w = new Pausing(1); // a margin below 0 from the start: the gate lets nothing be buffered
+        Pausing w = new Pausing(1);
+        w.ratePercent = 100; // trips while every call failed
+        assertTrue(w.record(true, false), "one failure: the margin is below 0, the gate lets nothing be buffered");
         collide(w);
         for (int i = 0; i < 5_000 && w.isBuffering(); i++) {
             w.counts(); // holds that find nothing of another thread's
