@@ -21,6 +21,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
 import java.util.function.IntPredicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -65,6 +68,10 @@ class CombiningWindowTests {
         volatile CountDownLatch entered;
         volatile boolean throwOnSlow;
         volatile Runnable underTheReadLock = () -> {};
+        /** Runs under the lock at every outcome applied, before it is (and before a throw on a slow call). */
+        volatile IntConsumer onApply = outcome -> {};
+        /** Runs under the lock at every {@link #plainSuccessIsNoOp}, that is, in each batch's publication. */
+        volatile Runnable onHealthCheck = () -> {};
 
         Pausing(int tripAt) {
             this.tripAt = tripAt;
@@ -78,6 +85,7 @@ class CombiningWindowTests {
                 entered.countDown();
                 await(p);
             }
+            onApply.accept(outcome);
             if (throwOnSlow && (outcome & SLOW) != 0) {
                 throw new IllegalStateException("a subclass bug");
             }
@@ -109,6 +117,7 @@ class CombiningWindowTests {
                 entered.countDown();
                 await(p);
             }
+            onHealthCheck.run();
             return healthyWhenFull && calls == size && failures == 0;
         }
 
@@ -646,5 +655,139 @@ class CombiningWindowTests {
     @Test
     void aFailureFindingItsStripeClosedWaitsForTheHolderAndDoesNotTripTooEarly() throws Exception {
         aFailureFindingItsStripeClosedWaitsForTheHolder(2);
+    }
+
+    /**
+     * Nine failures of the other thread may wait in its stripe (a margin of 9, one stripe), after
+     * the successes it offered earlier: a success is not a bad outcome, wherever it was buffered
+     * from, so it takes nothing of the stripe's budget. The tenth failure is decided at once.
+     */
+    private void nineFailuresWaitAndTheTenthTrips(Pausing w) {
+        int applied = w.log.size();
+        for (int i = 0; i < 9; i++) {
+            assertFalse(fromTheOtherThread(w, true));
+        }
+        assertEquals(applied, w.log.size(), "nine failures wait: the budget is the whole margin");
+        assertTrue(fromTheOtherThread(w, true), "the tenth is decided at once, on the nine and itself");
+    }
+
+    @Test
+    void aSuccessBufferedBecauseAnUrgentOutcomeWaitsTakesNoneOfTheBudgetOfBadOutcomes() throws Exception {
+        Pausing w = new Pausing(10); // a margin of 9 bad outcomes, one stripe: the other thread's
+        collide(w);
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave);
+        // not the gate's stamp: the lock path, busy, so buffered as urgent, and the urgent bit is up
+        assertFalse(get(other.submit(() -> w.offerAt(0, 1))));
+        // the urgent bit sends this one to the lock path too: busy, buffered as urgent, a success
+        assertFalse(get(other.submit(() -> w.offerAt(0, 1))));
+        leave.countDown();
+        assertFalse(held.get(10, TimeUnit.SECONDS));
+        assertEquals(List.of("S", "S", "S", "S", "S"), w.log, "the holder applied both before it left");
+        nineFailuresWaitAndTheTenthTrips(w);
+    }
+
+    @Test
+    void aSuccessThatReportsAPendingTripWhileTheLockIsBusyTakesNoneOfTheBudgetOfBadOutcomes() throws Exception {
+        Pausing w = new Pausing(10);
+        w.ratePercent = 75; // the tenth failure in 13 calls trips; the success after it heals
+        collide(w);
+        for (int i = 0; i < 9; i++) {
+            assertFalse(fromTheOtherThread(w, true)); // the whole budget: they wait
+        }
+        AtomicBoolean once = new AtomicBoolean();
+        AtomicReference<Boolean> reported = new AtomicReference<>();
+        w.onHealthCheck = () -> {
+            // the holder's last drain applied the tenth failure, found the trip with nobody to
+            // tell, and still holds the lock: a success of the other thread comes now
+            if (w.failures == 10 && once.compareAndSet(false, true)) {
+                reported.set(fromTheOtherThread(w, false));
+            }
+        };
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave); // paused while draining the nine
+        assertFalse(fromTheOtherThread(w, true), "no budget left and the lock busy: buffered as urgent");
+        leave.countDown();
+        assertFalse(held.get(10, TimeUnit.SECONDS), "the holder's own success tripped nothing");
+        w.onHealthCheck = () -> {};
+        assertEquals(Boolean.TRUE, reported.get(), "the success reported the trip the holder's last drain found");
+        assertEquals(10, Collections.frequency(w.log, "F"));
+        assertEquals("S", w.log.get(w.log.size() - 1), "and was applied after the tenth failure");
+        w.underTheReadLock = () -> { // the calls age out: a margin of 9 again
+            w.failures = 0;
+            w.calls = 0;
+        };
+        assertEquals(0, get(reader.submit(w::counts)).calls());
+        w.underTheReadLock = () -> {};
+        nineFailuresWaitAndTheTenthTrips(w);
+    }
+
+    @Test
+    void anUrgentOutcomeLeftBehindByAHolderWhoseSubclassThrewIsDecidedByTheNextOffer() throws Exception {
+        Pausing w = new Pausing(1); // no bad outcome may wait
+        collide(w);
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave);
+        assertFalse(other.submit(() -> w.record(false, true)).get(10, TimeUnit.SECONDS)); // lock busy: urgent
+        AtomicBoolean once = new AtomicBoolean();
+        w.onApply = outcome -> {
+            // the holder's last drain has taken the urgent bit down and applies the slow call:
+            // a failure of the other thread comes now, finds the lock busy and raises the bit again
+            if (outcome == SLOW && once.compareAndSet(false, true)) {
+                assertFalse(fromTheOtherThread(w, true));
+            }
+        };
+        w.throwOnSlow = true;
+        leave.countDown();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> held.get(10, TimeUnit.SECONDS));
+        assertInstanceOf(IllegalStateException.class, e.getCause(), "the subclass's bug reaches the holder");
+        w.throwOnSlow = false;
+        w.onApply = outcome -> {};
+        assertEquals(List.of("S", "S", "S"), w.log, "the failure waits, urgent, with the lock free");
+        assertTrue(w.record(false, false), "the next offer, by any thread, applies it and reports the trip");
+        assertEquals(List.of("S", "S", "S", "F", "S"), w.log);
+    }
+
+    @Test
+    void afterTheDrainThatEndsBufferingThrowsAThreadsNextOutcomeIsAppliedAfterItsEarlierOnes() throws Exception {
+        Pausing w = new Pausing(1_000);
+        collide(w);
+        Field quiet = CombiningWindow.class.getDeclaredField("quietHolds");
+        quiet.setAccessible(true);
+        while (quiet.getInt(w) < 4095) {
+            w.counts(); // holds that find nothing of another thread's
+        }
+        w.underTheReadLock = () -> {
+            // during the last buffering hold, after its drain: a slow call and a failure of the
+            // other thread wait in its stripe, within the budget
+            assertFalse(get(other.submit(() -> w.record(false, true))));
+            assertFalse(fromTheOtherThread(w, true));
+        };
+        w.throwOnSlow = true;
+        assertThrows(
+                IllegalStateException.class,
+                w::counts,
+                "the 4096th quiet hold ends buffering; its last drain applies the slow call, and the subclass throws");
+        w.throwOnSlow = false;
+        w.underTheReadLock = () -> {};
+        assertFalse(w.isBuffering());
+        int applied = w.log.size();
+        assertFalse(fromTheOtherThread(w, false));
+        assertEquals(
+                List.of("F", "S"),
+                w.log.subList(applied, w.log.size()),
+                "the other thread's failure, left behind the slow call, is applied before its success");
+    }
+
+    @Test
+    void quietHoldsEndBufferingEvenWhileNoBadOutcomeMayWait() throws Exception {
+        Pausing w = new Pausing(1);
+        w.ratePercent = 100; // trips while every call failed
+        assertTrue(w.record(true, false), "one failure: the margin is below 0, the gate lets nothing be buffered");
+        collide(w);
+        for (int i = 0; i < 5_000 && w.isBuffering(); i++) {
+            w.counts(); // holds that find nothing of another thread's
+        }
+        assertFalse(w.isBuffering(), "quiet holds end the buffering mode, whatever the margin");
     }
 }
