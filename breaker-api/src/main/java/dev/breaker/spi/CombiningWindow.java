@@ -92,8 +92,12 @@ public abstract class CombiningWindow implements Window {
     private static final int WRITER = 1;
     /** {@link #lock} held by a reader of the counts: short, so a recorder waits for it rather than buffer. */
     private static final int READER = 2;
-    /** Spins before a waiting thread yields (a virtual thread must let the holder have a carrier). */
+    /** Spins before a waiting thread yields. */
     private static final int SPINS = 128;
+    /** Then yields before it parks for a moment at a time (see {@link #pause}). */
+    private static final int YIELDS = 64;
+    /** A waiting thread's park, once spins and yields did not end its wait: 20 microseconds. */
+    private static final long PARK_NANOS = 20_000;
 
     private static final int MAX_STRIPES =
             Math.min(64, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 2 - 1) << 1);
@@ -379,12 +383,22 @@ public abstract class CombiningWindow implements Window {
         }
     }
 
-    /** A waiting thread's pause: spin a little, then yield, so a holder that lost its carrier or CPU gets it back. */
+    /**
+     * A waiting thread's pause: spin a little, then yield, then park for a moment at a time. A
+     * hold is short, so the spins nearly always suffice. The park is for virtual threads: a holder
+     * whose hold blocked (a subclass or a {@code before} step that waits for something) is
+     * unmounted, and once let go it must be mounted again to finish. On JDK 25 a yield did not
+     * give it a carrier while waiters that only spun and yielded held every one (measured with
+     * more waiting virtual threads than carriers: the holder never ran again); a parked waiter
+     * gives its carrier up until its park ends.
+     */
     private static void pause(int spins) {
         if (spins < SPINS) {
             Thread.onSpinWait();
-        } else {
+        } else if (spins < SPINS + YIELDS) {
             Thread.yield();
+        } else {
+            java.util.concurrent.locks.LockSupport.parkNanos(PARK_NANOS);
         }
     }
 
@@ -721,7 +735,7 @@ public abstract class CombiningWindow implements Window {
                     for (int spins = 0; entry == 0; spins++) {
                         // claimed, not yet written: its writer is between two instructions. Skipping
                         // it would let a later outcome of the same thread be applied first.
-                        pause(spins); // yields in the end: the writer was preempted there
+                        pause(spins); // yields and parks in the end: the writer was preempted there
                         entry = (long) ENTRIES.getAcquire(entries, slot);
                     }
                     entries[slot] = 0;
