@@ -275,6 +275,220 @@ class CapAttackTests {
         assertEquals(State.OPEN, b.state(), "a's back-off holds no place, so b may trip");
     }
 
+    /**
+     * A window that trips on every failure and, once, runs a hook inside {@code record}: after the
+     * breaker read its snapshot, before the trip asks the cap. Code the user plugs in runs there.
+     */
+    private static dev.breaker.spi.WindowFactory hookedWindow(AtomicReference<Runnable> beforeTheTrip) {
+        return new dev.breaker.spi.WindowFactory() {
+            @Override
+            public dev.breaker.spi.Window create(Ticker t) {
+                return new dev.breaker.spi.Window() {
+                    @Override
+                    public boolean record(boolean failure, boolean slow) {
+                        Runnable hook = beforeTheTrip.getAndSet(null);
+                        if (hook != null) {
+                            hook.run();
+                        }
+                        return failure;
+                    }
+
+                    @Override
+                    public dev.breaker.spi.WindowCounts counts() {
+                        return dev.breaker.spi.WindowCounts.empty();
+                    }
+                };
+            }
+
+            @Override
+            public String describe() {
+                return "hooked";
+            }
+        };
+    }
+
+    /** A ticker reading 0 that, once armed, runs a hook when the given thread reads it. */
+    private static Ticker actingTicker(Thread reader, AtomicReference<Runnable> onRead) {
+        return () -> {
+            if (Thread.currentThread() == reader) {
+                Runnable hook = onRead.getAndSet(null);
+                if (hook != null) {
+                    hook.run();
+                }
+            }
+            return 0;
+        };
+    }
+
+    private static List<TripSuppressed> suppressed(List<BreakerEvent> events) {
+        synchronized (events) {
+            return events.stream()
+                    .filter(TripSuppressed.class::isInstance)
+                    .map(TripSuppressed.class::cast)
+                    .toList();
+        }
+    }
+
+    /**
+     * Two failures of one CLOSED era both trip, the second's trip (on the same thread, from inside
+     * the window) first. The first trip then asks the cap for an era whose place is already held,
+     * by its own era: the cap must let it go on (its compare-and-set then loses, as the era has
+     * ended), not call it suppressed. With a limit of 2 and one place taken no trip can exceed the
+     * cap, so no TripSuppressed may be published at all.
+     */
+    @Test
+    void aTripWhoseEraAlreadyHoldsAPlaceIsNotSuppressed() {
+        AtomicReference<Runnable> beforeTheTrip = new AtomicReference<>();
+        List<BreakerEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        BreakerRegistry r = BreakerRegistry.builder()
+                .defaults(CircuitBreakerConfig.builder()
+                        .window(hookedWindow(beforeTheTrip))
+                        .build())
+                .maxOpenShare(1)
+                .ticker(() -> 0)
+                .listener(events::add)
+                .build();
+        CircuitBreaker a = r.breaker("a");
+        CircuitBreaker b = r.breaker("b"); // limit max(1, floor(1 * 2)) = 2
+        beforeTheTrip.set(() -> fail(a)); // the same era's other failure trips first
+        fail(a);
+        assertEquals(State.OPEN, a.state());
+        assertEquals(1, a.transitions(State.CLOSED, State.OPEN), "one era, one opening");
+        assertEquals(List.of(), suppressed(events), "one place of two was taken: nothing could be suppressed");
+        fail(b);
+        assertEquals(State.OPEN, b.state(), "the second place is free: a's era took one, not two");
+    }
+
+    /**
+     * A trip of an era that has ended (a reset began a new one while the window recorded) takes a
+     * place, and before it finds out, the new era trips too (a ticker read inside the first trip
+     * runs it). The new era's trip must take over the place the stale trip holds, whatever the
+     * generation of that place (here 0), and open the breaker: the cap, with a limit of 1, has
+     * exactly that place for it. Afterwards the one place is the new OPEN era's.
+     */
+    @Test
+    void aTripOfTheNewEraTakesOverThePlaceAStaleTripOfTheOldEraTook() {
+        AtomicReference<Runnable> beforeTheTrip = new AtomicReference<>();
+        AtomicReference<Runnable> onTickerRead = new AtomicReference<>();
+        List<BreakerEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
+        BreakerRegistry r = BreakerRegistry.builder()
+                .defaults(CircuitBreakerConfig.builder()
+                        .window(hookedWindow(beforeTheTrip))
+                        .cooldown(Duration.ofSeconds(10))
+                        .build())
+                .maxOpenShare(0.5)
+                .ticker(actingTicker(Thread.currentThread(), onTickerRead))
+                .listener(events::add)
+                .build();
+        CircuitBreaker a = r.breaker("a");
+        CircuitBreaker b = r.breaker("b"); // limit 1
+        beforeTheTrip.set(() -> {
+            a.reset(); // era 1 begins: the failure being recorded is era 0's, its trip stale
+            onTickerRead.set(() -> fail(a)); // read by the stale trip once it holds its place
+        });
+        fail(a);
+        assertEquals(State.OPEN, a.state(), "era 1's trip took the place over and opened the breaker");
+        assertEquals(1, a.transitions(State.CLOSED, State.OPEN), "only era 1's trip opened it");
+        assertEquals(List.of(), suppressed(events), "the one place was there for era 1's trip");
+        fail(b);
+        assertEquals(State.CLOSED, b.state(), "a's OPEN era holds the only place");
+        a.reset();
+        fail(b);
+        assertEquals(State.OPEN, b.state(), "a held one place, not two: its reset gave it back");
+    }
+
+    /**
+     * A back-off (SPEC rule 19) ends a CLOSED era while a failure of that era is being recorded (from
+     * inside the window). The failure's trip then takes a place for the ended era and loses its
+     * compare-and-set; nobody else will give that place back, so the trip must, or the backed-off
+     * breaker holds a place it never had a right to and every other trip is suppressed.
+     */
+    @Test
+    void aTripThatTakesAPlaceAfterABackOffEndedItsEraGivesItBack() {
+        AtomicReference<Runnable> beforeTheTrip = new AtomicReference<>();
+        BreakerRegistry r = BreakerRegistry.builder()
+                .defaults(CircuitBreakerConfig.builder()
+                        .window(hookedWindow(beforeTheTrip))
+                        .cooldown(Duration.ofSeconds(10))
+                        .build())
+                .maxOpenShare(0.5)
+                .ticker(() -> 0)
+                .build();
+        CircuitBreaker a = r.breaker("a");
+        CircuitBreaker b = r.breaker("b"); // limit 1
+        Permit tooMany = a.tryAcquire();
+        Permit failing = a.tryAcquire();
+        beforeTheTrip.set(() -> tooMany.onFailure(0, new BackOffTests.TooManyRequests(Duration.ofSeconds(5))));
+        failing.onFailure(0, DOWN);
+        assertEquals(State.OPEN, a.state());
+        assertEquals(1, a.transitions(State.CLOSED, State.OPEN), "one opening, the back-off's");
+        fail(b);
+        assertEquals(State.OPEN, b.state(), "a's back-off holds no place, so b may trip");
+    }
+
+    /**
+     * The other order of a trip racing a back-off of its era: the trip takes its place, the back-off
+     * opens the breaker, and the trip loses its compare-and-set and looks for a back-off before the
+     * back-off has said so (its thread is still delivering the transition to a listener). Then the
+     * back-off must give the trip's place back itself. Two threads, held in place by the ticker the
+     * trip reads and by the listener the back-off's transition calls; no sleeps.
+     */
+    @Test
+    void aBackOffGivesBackThePlaceOfATripThatLookedBeforeTheBackOffSaidSo() throws Exception {
+        CountDownLatch tripHoldsItsPlace = new CountDownLatch(1);
+        CountDownLatch backOffOpened = new CountDownLatch(1);
+        CountDownLatch tripDone = new CountDownLatch(1);
+        AtomicReference<Thread> tripper = new AtomicReference<>();
+        Thread main = Thread.currentThread();
+        Ticker ticker = () -> {
+            if (Thread.currentThread() == tripper.get() && tripHoldsItsPlace.getCount() > 0) {
+                tripHoldsItsPlace.countDown(); // read by the trip after it took its place
+                await(backOffOpened);
+            }
+            return 0;
+        };
+        BreakerListener holdTheBackOff = event -> {
+            if (Thread.currentThread() == main
+                    && event instanceof StateTransition t
+                    && t.reason() == TransitionReason.BACK_OFF
+                    && backOffOpened.getCount() > 0) {
+                backOffOpened.countDown(); // after the back-off's compare-and-set, before it gives anything back
+                await(tripDone);
+            }
+        };
+        BreakerRegistry r = BreakerRegistry.builder()
+                .defaults(CircuitBreakerConfig.builder()
+                        .window(Windows.consecutiveFailures(1))
+                        .cooldown(Duration.ofSeconds(10))
+                        .build())
+                .maxOpenShare(0.5)
+                .ticker(ticker)
+                .listener(holdTheBackOff)
+                .build();
+        CircuitBreaker a = r.breaker("a");
+        CircuitBreaker b = r.breaker("b"); // limit 1
+        Permit tooMany = a.tryAcquire();
+        Permit failing = a.tryAcquire();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> trip = pool.submit(() -> {
+                tripper.set(Thread.currentThread());
+                failing.onFailure(0, DOWN);
+                tripDone.countDown();
+            });
+            assertTrue(tripHoldsItsPlace.await(10, TimeUnit.SECONDS));
+            tooMany.onFailure(0, new BackOffTests.TooManyRequests(Duration.ofSeconds(5)));
+            trip.get(10, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(0, tripDone.getCount());
+        assertEquals(State.OPEN, a.state());
+        assertEquals(1, a.transitions(State.CLOSED, State.OPEN), "one opening, the back-off's");
+        fail(b);
+        assertEquals(State.OPEN, b.state(), "a's back-off holds no place, so b may trip");
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             if (!latch.await(10, TimeUnit.SECONDS)) {

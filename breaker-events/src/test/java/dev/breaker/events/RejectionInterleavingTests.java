@@ -1,6 +1,9 @@
 package dev.breaker.events;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.breaker.CircuitBreaker;
 import dev.breaker.State;
@@ -10,6 +13,7 @@ import dev.breaker.TransitionReason;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,17 +48,45 @@ class RejectionInterleavingTests {
             Slf4jEventLogger.builder().logger(captured).ticker(ticker).build();
     private final CircuitBreaker b = CircuitBreaker.builder("held").build();
 
+    /** What the held rejecter's {@code onRejected} threw, if anything. */
+    private final AtomicReference<Throwable> heldFailure = new AtomicReference<>();
+
+    /**
+     * Starts the rejection that the ticker holds, on a daemon thread named {@code held}, and waits
+     * until it is held (it has looked its breaker's record up).
+     */
+    private Thread startHeldRejection() throws InterruptedException {
+        Thread held = new Thread(
+                () -> {
+                    try {
+                        log.onRejected(b, State.OPEN);
+                    } catch (Throwable t) {
+                        heldFailure.set(t);
+                    }
+                },
+                "held");
+        held.setDaemon(true); // a wrong rescue that never ends must not keep the JVM up
+        held.start();
+        assertTrue(Patience.await(ticker.entered), "the rejecter reached its ticker reading");
+        return held;
+    }
+
+    /** The held rejection returns, and throws nothing: the logger adds no failure of its own. */
+    private void heldRejectionReturns(Thread held) throws InterruptedException {
+        Patience.join(held);
+        assertFalse(held.isAlive(), "the held rejection returned");
+        assertNull(heldFailure.get(), "the held rejection threw nothing");
+    }
+
     /** Counts three rejections, then delivers {@code to} while a fourth is held between lookup and count. */
     private void transitionWhileARejectionIsHeld(State to) throws InterruptedException {
         for (int i = 0; i < 3; i++) {
             log.onRejected(b, State.OPEN);
         }
-        Thread held = new Thread(() -> log.onRejected(b, State.OPEN), "held");
-        held.start();
-        Patience.await(ticker.entered);
+        Thread held = startHeldRejection();
         log.onEvent(new StateTransition("held", State.OPEN, to, 2, TransitionReason.RESET, 0));
         ticker.release.countDown();
-        Patience.join(held);
+        heldRejectionReturns(held);
     }
 
     @Test
@@ -94,18 +126,17 @@ class RejectionInterleavingTests {
                 await(written);
             }
         };
-        Thread held = new Thread(() -> log.onRejected(b, State.OPEN), "held");
-        held.start();
-        Patience.await(ticker.entered); // the rejecter has looked the record up
+        Thread held = startHeldRejection(); // the rejecter has looked the record up
         Thread closer = new Thread(
                 () -> log.onEvent(new StateTransition("held", State.OPEN, State.CLOSED, 2, TransitionReason.RESET, 0)),
                 "closer");
         closer.start();
-        Patience.await(writing); // the record is emptied, and (it must be) retired
+        assertTrue(Patience.await(writing)); // the record is emptied, and (it must be) retired
         ticker.release.countDown();
-        Patience.join(held); // counted into the emptied record, then saw it retired
+        heldRejectionReturns(held); // counted into the emptied record, then saw it retired
         written.countDown();
         Patience.join(closer);
+        assertFalse(closer.isAlive(), "the closer returned");
 
         assertEquals(3, captured.summarised());
         assertEquals(1, log.pendingRejections("held"), "moved to the breaker's new record");
