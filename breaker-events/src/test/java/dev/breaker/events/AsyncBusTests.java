@@ -162,6 +162,34 @@ class AsyncBusTests {
     }
 
     @Test
+    void closeReturnsByItsDeadlineEvenWhenTheStuckSubscriberIgnoresTheInterrupt() throws Exception {
+        CountDownLatch stuck = new CountDownLatch(1);
+        CountDownLatch entered = new CountDownLatch(1);
+        EventBus bus = EventBus.builder().closeWait(Duration.ofMillis(100)).build();
+        bus.subscribe(BreakerEvent.class, e -> {
+            entered.countDown();
+            while (stuck.getCount() > 0) {
+                try {
+                    stuck.await();
+                } catch (InterruptedException ignored) {
+                    // a subscriber that does not let go when asked
+                }
+            }
+        });
+        bus.onEvent(transition("a", 1));
+        assertTrue(Patience.await(entered));
+        java.util.concurrent.ExecutorService closer = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            // the wait is 100 ms; a close that waits for the thread past its deadline never returns here
+            closer.submit(bus::close).get(3, TimeUnit.SECONDS);
+            assertTrue(busThreadAlive(bus), "the subscriber still holds the bus's thread");
+        } finally {
+            stuck.countDown();
+            closer.shutdownNow();
+        }
+    }
+
+    @Test
     void aBusClosedFromItsOwnSubscriberStillDeliversTheQueue() throws Exception {
         AtomicInteger delivered = new AtomicInteger();
         EventBus bus = EventBus.async();
