@@ -113,6 +113,85 @@ class AsyncBusTests {
         assertEquals(0, bus.queuedEvents());
     }
 
+    /**
+     * The bus's own thread delivers a budget of events per round and keeps its count of announced
+     * events bounded and above 0 while the queue does not empty. A backlog of many budgets, piled
+     * up behind one slow delivery, must all be delivered, with no new event to wake the thread,
+     * and an event published after it still reaches the subscriber (the count has not wrapped).
+     */
+    @Test
+    void aBacklogOfManyBudgetsIsDeliveredWithoutAnotherPublish() throws Exception {
+        int backlog = 40 * AsyncDelivery.TASK_BUDGET;
+        CountDownLatch first = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger delivered = new AtomicInteger();
+        EventBus bus = EventBus.builder().capacity(backlog + 2).build();
+        try {
+            bus.subscribe(BreakerEvent.class, e -> {
+                if (delivered.getAndIncrement() == 0) {
+                    first.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            });
+            bus.onEvent(transition("a", 1));
+            assertTrue(Patience.await(first));
+            for (int i = 2; i <= backlog + 1; i++) {
+                bus.onEvent(transition("a", i));
+            }
+            release.countDown();
+            long deadline = Patience.deadline();
+            while (delivered.get() < backlog + 1 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertEquals(backlog + 1, delivered.get(), "every event of the backlog, with no publish after it");
+            bus.onEvent(transition("a", backlog + 2));
+            deadline = Patience.deadline();
+            while (delivered.get() < backlog + 2 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertEquals(backlog + 2, delivered.get(), "and the next one");
+            assertEquals(0, bus.droppedEvents());
+        } finally {
+            release.countDown();
+            bus.close();
+        }
+    }
+
+    /**
+     * A queue that never empties for many rounds: each delivery publishes the next event, so every
+     * round ends with its whole budget spent and more waiting. The count of announced events must
+     * stay bounded and positive throughout; a publisher that found it negative would take the
+     * bus's thread for gone and drop the queue.
+     */
+    @Test
+    void aSubscriberThatKeepsTheQueueFromEmptyingForManyRoundsLosesNothing() throws Exception {
+        int events = 40 * AsyncDelivery.TASK_BUDGET;
+        AtomicInteger delivered = new AtomicInteger();
+        EventBus bus = EventBus.async();
+        try {
+            bus.subscribe(BreakerEvent.class, e -> {
+                int n = delivered.incrementAndGet();
+                if (n + 1 < events) {
+                    bus.onEvent(transition("a", n + 2)); // one stays queued behind this one
+                }
+            });
+            bus.onEvent(transition("a", 1));
+            bus.onEvent(transition("a", 2));
+            long deadline = Patience.deadline();
+            while (delivered.get() < events && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertEquals(0, bus.droppedEvents(), "nothing dropped");
+            assertEquals(events, delivered.get());
+        } finally {
+            bus.close();
+        }
+    }
+
     @Test
     void closeDeliversWhatIsQueued() throws Exception {
         AtomicInteger delivered = new AtomicInteger();
