@@ -398,7 +398,13 @@ public abstract class CombiningWindow implements Window {
         } else if (spins < SPINS + YIELDS) {
             Thread.yield();
         } else {
+            // an interrupted thread's park returns at once, and would spin again: park anyway, and
+            // keep the interrupt for the caller
+            boolean interrupted = Thread.interrupted();
             java.util.concurrent.locks.LockSupport.parkNanos(PARK_NANOS);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

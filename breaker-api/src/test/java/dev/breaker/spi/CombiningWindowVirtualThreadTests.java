@@ -56,6 +56,32 @@ class CombiningWindowVirtualThreadTests {
     }
 
     @Test
+    void interruptedReadersWaitingForAnUnmountedWriterLetItFinishAndKeepTheirInterrupt() throws Exception {
+        ExecutorService pool = virtualThreads();
+        try {
+            Pausing window = new Pausing(Integer.MAX_VALUE);
+            CountDownLatch leave = new CountDownLatch(1);
+            Future<Boolean> holder = window.holdTheLock(pool, leave);
+            List<Future<Boolean>> readers = new ArrayList<>();
+            for (int i = 0; i < WAITERS; i++) {
+                readers.add(pool.submit(() -> {
+                    Thread.currentThread().interrupt(); // a park returns at once for an interrupted thread
+                    WindowCounts c = window.counts();
+                    return c.calls() == 1 && Thread.currentThread().isInterrupted();
+                }));
+            }
+            giveTheWaitersTheCarriers();
+            leave.countDown();
+            assertEquals(false, holder.get(20, TimeUnit.SECONDS));
+            for (Future<Boolean> r : readers) {
+                assertEquals(true, r.get(20, TimeUnit.SECONDS), "read after the hold, still interrupted");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void recordersWaitingForAnUnmountedReaderLetItFinish() throws Exception {
         ExecutorService pool = virtualThreads();
         try {
