@@ -398,11 +398,13 @@ public abstract class CombiningWindow implements Window {
         } else if (spins < SPINS + YIELDS) {
             Thread.yield();
         } else {
-            // an interrupted thread's park returns at once, and would spin again: park anyway, and
-            // keep the interrupt for the caller
+            // an interrupted thread's park returns at once, and it would spin again: clear the
+            // interrupt, park twice (the interrupt also left a permit, which the first park takes),
+            // and give the interrupt back to the caller
             boolean interrupted = Thread.interrupted();
             java.util.concurrent.locks.LockSupport.parkNanos(PARK_NANOS);
             if (interrupted) {
+                java.util.concurrent.locks.LockSupport.parkNanos(PARK_NANOS);
                 Thread.currentThread().interrupt();
             }
         }
