@@ -280,6 +280,32 @@ class CombiningWindowTests {
         assertEquals(10, w.counts().failures());
     }
 
+    /**
+     * A thread that waits long enough for the lock parks in the end; one that came interrupted
+     * parks too (its interrupt cleared for the park) and leaves with its interrupt, and one that
+     * did not come interrupted leaves without one.
+     */
+    @Test
+    void aLongWaitKeepsTheWaitersInterruptAndAddsNone() throws Exception {
+        Pausing w = new Pausing(100);
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave);
+        Future<Boolean> interrupted = reader.submit(() -> {
+            Thread.currentThread().interrupt();
+            w.counts();
+            return Thread.interrupted();
+        });
+        Future<Boolean> calm = other.submit(() -> {
+            w.counts();
+            return Thread.interrupted();
+        });
+        Thread.sleep(100); // long enough for both to reach the parks; the outcome is the same at any moment
+        leave.countDown();
+        assertFalse(get(held));
+        assertTrue(get(interrupted), "the interrupt it came with");
+        assertFalse(get(calm), "no interrupt of its own");
+    }
+
     @Test
     void aReaderHoldingTheLockDoesNotDelayALoneRecordersTrip() throws Exception {
         Pausing w = new Pausing(3);
