@@ -183,34 +183,11 @@ class CapAttackTests {
     @Test
     void aLateSuppressedTripAnnouncesNoEraTwice() {
         AtomicReference<Runnable> beforeTheTrip = new AtomicReference<>();
-        dev.breaker.spi.WindowFactory hooked = new dev.breaker.spi.WindowFactory() {
-            @Override
-            public dev.breaker.spi.Window create(Ticker t) {
-                return new dev.breaker.spi.Window() {
-                    @Override
-                    public boolean record(boolean failure, boolean slow) {
-                        Runnable hook = beforeTheTrip.getAndSet(null);
-                        if (hook != null) {
-                            hook.run(); // after the breaker read its snapshot, before the trip asks the cap
-                        }
-                        return failure;
-                    }
-
-                    @Override
-                    public dev.breaker.spi.WindowCounts counts() {
-                        return dev.breaker.spi.WindowCounts.empty();
-                    }
-                };
-            }
-
-            @Override
-            public String describe() {
-                return "hooked";
-            }
-        };
         List<BreakerEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
         BreakerRegistry r = BreakerRegistry.builder()
-                .defaults(CircuitBreakerConfig.builder().window(hooked).build())
+                .defaults(CircuitBreakerConfig.builder()
+                        .window(hookedWindow(beforeTheTrip))
+                        .build())
                 .maxOpenShare(0.5)
                 .ticker(() -> 0)
                 .listener(events::add)

@@ -183,6 +183,15 @@ class CombiningWindowTests {
         reader.shutdownNow();
     }
 
+    /** Reads the counts until the next hold is the last one of the buffering mode (4,095 quiet holds). */
+    static void toTheLastBufferingHold(Pausing w) throws ReflectiveOperationException {
+        Field quiet = CombiningWindow.class.getDeclaredField("quietHolds");
+        quiet.setAccessible(true);
+        while (quiet.getInt(w) < 4095) {
+            w.counts(); // holds that find nothing of another thread's
+        }
+    }
+
     static void await(CountDownLatch l) {
         try {
             if (!l.await(20, TimeUnit.SECONDS)) {
@@ -255,11 +264,7 @@ class CombiningWindowTests {
     void anOutcomeAppendedDuringTheHoldThatEndsBufferingIsNotStranded() throws Exception {
         Pausing w = new Pausing(10);
         collide(w);
-        Field quiet = CombiningWindow.class.getDeclaredField("quietHolds");
-        quiet.setAccessible(true);
-        while (quiet.getInt(w) < 4095) {
-            w.counts(); // holds that find nothing of another thread's
-        }
+        toTheLastBufferingHold(w);
         w.underTheReadLock = () -> {
             try { // the other thread's failure, offered while the last buffering hold runs: the gate still allows it
                 assertFalse(other.submit(() -> w.record(true, false)).get());
@@ -778,11 +783,7 @@ class CombiningWindowTests {
     void afterTheDrainThatEndsBufferingThrowsAThreadsNextOutcomeIsAppliedAfterItsEarlierOnes() throws Exception {
         Pausing w = new Pausing(1_000);
         collide(w);
-        Field quiet = CombiningWindow.class.getDeclaredField("quietHolds");
-        quiet.setAccessible(true);
-        while (quiet.getInt(w) < 4095) {
-            w.counts(); // holds that find nothing of another thread's
-        }
+        toTheLastBufferingHold(w);
         w.underTheReadLock = () -> {
             // during the last buffering hold, after its drain: a slow call and a failure of the
             // other thread wait in its stripe, within the budget
