@@ -70,15 +70,7 @@ class CapAttackTests {
                 await(release); // delivered on the tripping thread, after its compare-and-set
             }
         };
-        BreakerRegistry r = BreakerRegistry.builder()
-                .defaults(CircuitBreakerConfig.builder()
-                        .window(Windows.consecutiveFailures(1))
-                        .cooldown(Duration.ofSeconds(10))
-                        .build())
-                .maxOpenShare(0.5)
-                .ticker(ticker)
-                .listener(holdFirstTrip)
-                .build();
+        BreakerRegistry r = capped(Windows.consecutiveFailures(1), 0.5, ticker, holdFirstTrip);
         CircuitBreaker a = r.breaker("a");
         CircuitBreaker b = r.breaker("b");
         ExecutorService pool = Executors.newSingleThreadExecutor();
@@ -114,14 +106,7 @@ class CapAttackTests {
     @Tag("race")
     @Test
     void racingTripsResetsAndIsolationsLeaveThePlacesMatchingTheStates() throws Exception {
-        BreakerRegistry r = BreakerRegistry.builder()
-                .defaults(CircuitBreakerConfig.builder()
-                        .window(Windows.consecutiveFailures(1))
-                        .cooldown(Duration.ofSeconds(10))
-                        .build())
-                .maxOpenShare(0.5)
-                .ticker(() -> 0)
-                .build();
+        BreakerRegistry r = capped(Windows.consecutiveFailures(1), 0.5, () -> 0);
         CircuitBreaker a = r.breaker("a");
         CircuitBreaker b = r.breaker("b");
         int threads = 3;
@@ -184,14 +169,7 @@ class CapAttackTests {
     void aLateSuppressedTripAnnouncesNoEraTwice() {
         AtomicReference<Runnable> beforeTheTrip = new AtomicReference<>();
         List<BreakerEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
-        BreakerRegistry r = BreakerRegistry.builder()
-                .defaults(CircuitBreakerConfig.builder()
-                        .window(hookedWindow(beforeTheTrip))
-                        .build())
-                .maxOpenShare(0.5)
-                .ticker(() -> 0)
-                .listener(events::add)
-                .build();
+        BreakerRegistry r = capped(hookedWindow(beforeTheTrip), 0.5, () -> 0, events::add);
         CircuitBreaker a = r.breaker("a");
         CircuitBreaker b = r.breaker("b");
         fail(b); // holds the only place
@@ -232,14 +210,7 @@ class CapAttackTests {
             }
             return 0;
         };
-        BreakerRegistry r = BreakerRegistry.builder()
-                .defaults(CircuitBreakerConfig.builder()
-                        .window(Windows.consecutiveFailures(1))
-                        .cooldown(Duration.ofSeconds(10))
-                        .build())
-                .maxOpenShare(0.5)
-                .ticker(ticker)
-                .build();
+        BreakerRegistry r = capped(Windows.consecutiveFailures(1), 0.5, ticker);
         CircuitBreaker a = r.breaker("a");
         CircuitBreaker b = r.breaker("b");
         Permit tooMany = a.tryAcquire();
@@ -297,6 +268,25 @@ class CapAttackTests {
         };
     }
 
+    /**
+     * A registry whose open share is capped at {@code share}, its breakers on {@code window} with a
+     * 10 s cooldown, read on {@code ticker}, told to {@code listeners}.
+     */
+    private static BreakerRegistry capped(
+            dev.breaker.spi.WindowFactory window, double share, Ticker ticker, BreakerListener... listeners) {
+        BreakerRegistry.Builder b = BreakerRegistry.builder()
+                .defaults(CircuitBreakerConfig.builder()
+                        .window(window)
+                        .cooldown(Duration.ofSeconds(10))
+                        .build())
+                .maxOpenShare(share)
+                .ticker(ticker);
+        for (BreakerListener l : listeners) {
+            b.listener(l);
+        }
+        return b.build();
+    }
+
     private static List<TripSuppressed> suppressed(List<BreakerEvent> events) {
         synchronized (events) {
             return events.stream()
@@ -317,14 +307,7 @@ class CapAttackTests {
     void aTripWhoseEraAlreadyHoldsAPlaceIsNotSuppressed() {
         AtomicReference<Runnable> beforeTheTrip = new AtomicReference<>();
         List<BreakerEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
-        BreakerRegistry r = BreakerRegistry.builder()
-                .defaults(CircuitBreakerConfig.builder()
-                        .window(hookedWindow(beforeTheTrip))
-                        .build())
-                .maxOpenShare(1)
-                .ticker(() -> 0)
-                .listener(events::add)
-                .build();
+        BreakerRegistry r = capped(hookedWindow(beforeTheTrip), 1, () -> 0, events::add);
         CircuitBreaker a = r.breaker("a");
         CircuitBreaker b = r.breaker("b"); // limit max(1, floor(1 * 2)) = 2
         beforeTheTrip.set(() -> fail(a)); // the same era's other failure trips first
@@ -348,15 +331,8 @@ class CapAttackTests {
         AtomicReference<Runnable> beforeTheTrip = new AtomicReference<>();
         AtomicReference<Runnable> onTickerRead = new AtomicReference<>();
         List<BreakerEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
-        BreakerRegistry r = BreakerRegistry.builder()
-                .defaults(CircuitBreakerConfig.builder()
-                        .window(hookedWindow(beforeTheTrip))
-                        .cooldown(Duration.ofSeconds(10))
-                        .build())
-                .maxOpenShare(0.5)
-                .ticker(actingTicker(Thread.currentThread(), onTickerRead))
-                .listener(events::add)
-                .build();
+        BreakerRegistry r = capped(
+                hookedWindow(beforeTheTrip), 0.5, actingTicker(Thread.currentThread(), onTickerRead), events::add);
         CircuitBreaker a = r.breaker("a");
         CircuitBreaker b = r.breaker("b"); // limit 1
         beforeTheTrip.set(() -> {
@@ -383,14 +359,7 @@ class CapAttackTests {
     @Test
     void aTripThatTakesAPlaceAfterABackOffEndedItsEraGivesItBack() {
         AtomicReference<Runnable> beforeTheTrip = new AtomicReference<>();
-        BreakerRegistry r = BreakerRegistry.builder()
-                .defaults(CircuitBreakerConfig.builder()
-                        .window(hookedWindow(beforeTheTrip))
-                        .cooldown(Duration.ofSeconds(10))
-                        .build())
-                .maxOpenShare(0.5)
-                .ticker(() -> 0)
-                .build();
+        BreakerRegistry r = capped(hookedWindow(beforeTheTrip), 0.5, () -> 0);
         CircuitBreaker a = r.breaker("a");
         CircuitBreaker b = r.breaker("b"); // limit 1
         Permit tooMany = a.tryAcquire();
@@ -433,15 +402,7 @@ class CapAttackTests {
                 await(tripDone);
             }
         };
-        BreakerRegistry r = BreakerRegistry.builder()
-                .defaults(CircuitBreakerConfig.builder()
-                        .window(Windows.consecutiveFailures(1))
-                        .cooldown(Duration.ofSeconds(10))
-                        .build())
-                .maxOpenShare(0.5)
-                .ticker(ticker)
-                .listener(holdTheBackOff)
-                .build();
+        BreakerRegistry r = capped(Windows.consecutiveFailures(1), 0.5, ticker, holdTheBackOff);
         CircuitBreaker a = r.breaker("a");
         CircuitBreaker b = r.breaker("b"); // limit 1
         Permit tooMany = a.tryAcquire();
