@@ -234,6 +234,36 @@ public abstract class CombiningWindow implements Window {
      */
     protected final boolean offer(int outcome, long stamp) {
         int f = (int) FLAGS.getVolatile(this);
+        if (f == 0 && !buffering && tryLock()) {
+            return holdAlone(outcome, stamp); // one thread at a time, nothing pending or flagged
+        }
+        return offerFlagged(f, outcome, stamp);
+    }
+
+    /**
+     * The lone writer's hold, the common case kept short: taken with no flag up and no buffering,
+     * so unless a stripe was ever used there is nothing to drain first. What other threads do
+     * meanwhile (start buffering, append, raise the urgent bit) is what {@link #release} and the
+     * next offer handle after any hold; only the gate and the health flag are this hold's to keep.
+     */
+    private boolean holdAlone(int outcome, long stamp) {
+        if (everBuffered || stripesChanged) { // an entry of this thread's may be in a stripe: drain first
+            return holdAndApply((stamp << STAMP_SHIFT) | PRESENT | outcome);
+        }
+        boolean trips;
+        try {
+            trips = applyLocked(outcome, stamp);
+            if (plainSuccessIsNoOp() != declaredHealthy) { // the gate needs no upkeep: nothing was ever buffered
+                publishChanges();
+            }
+        } finally {
+            release(WRITER);
+        }
+        return trips;
+    }
+
+    /** {@link #offer} when a flag is up, buffering is on, or the lock was busy. */
+    private boolean offerFlagged(int f, int outcome, long stamp) {
         long entry = (stamp << STAMP_SHIFT) | PRESENT | outcome;
         if (f != 0) {
             if ((f & TRIP_PENDING) != 0 && ((int) FLAGS.getAndBitwiseAnd(this, ~TRIP_PENDING) & TRIP_PENDING) != 0) {
