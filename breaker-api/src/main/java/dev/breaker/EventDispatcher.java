@@ -55,7 +55,7 @@ final class EventDispatcher {
 
     private final String breakerName;
     private final List<BreakerListener> listeners;
-    private final AtomicReference<Snapshot> current;
+    private final java.util.function.Supplier<Snapshot> current;
     private final Executor executor;
     private final int capacity;
     private final int mask;
@@ -75,7 +75,7 @@ final class EventDispatcher {
     EventDispatcher(
             String breakerName,
             List<BreakerListener> listeners,
-            AtomicReference<Snapshot> current,
+            java.util.function.Supplier<Snapshot> current,
             Executor executor,
             int capacity) {
         this.breakerName = breakerName;

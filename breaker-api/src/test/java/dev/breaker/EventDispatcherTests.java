@@ -19,7 +19,7 @@ class EventDispatcherTests {
     private final EventDispatcher dispatcher = new EventDispatcher(
             "d",
             List.of(e -> delivered.add(e instanceof StateTransition t ? t.generation() : -1L)),
-            current,
+            current::get,
             Runnable::run,
             8);
 
