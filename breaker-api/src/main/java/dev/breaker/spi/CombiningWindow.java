@@ -241,19 +241,23 @@ public abstract class CombiningWindow implements Window {
     }
 
     /**
-     * The lone writer's hold, the common case kept short: taken with no flag up and no buffering,
-     * so unless a stripe was ever used there is nothing to drain first. What other threads do
-     * meanwhile (start buffering, append, raise the urgent bit) is what {@link #release} and the
-     * next offer handle after any hold; only the gate and the health flag are this hold's to keep.
+     * The lone writer's hold, the common case kept short: taken with no flag up and buffering off.
+     * The holder's own earlier outcomes must be applied before this one; one of them can wait in a
+     * stripe only if the window ever buffered (an append through the gate), or with the urgent
+     * bit up (an append on the busy path), which kept this offer off this path. Entries of other
+     * threads that appear meanwhile, with the urgent bit, are drained by {@link #release} or the
+     * next offer, as after any hold (SPEC rule 8's lag), and a new stripe is refreshed by the next
+     * drain. So there is nothing to drain first, and of what {@link #publish} keeps only the
+     * health flag can change: the gate stays "no buffering" while buffering is off.
      */
     private boolean holdAlone(int outcome, long stamp) {
-        if (everBuffered || stripesChanged) { // an entry of this thread's may be in a stripe: drain first
+        if (everBuffered) { // an entry of this thread's may wait in its stripe: the general hold drains it first
             return holdAndApply((stamp << STAMP_SHIFT) | PRESENT | outcome);
         }
         boolean trips;
         try {
             trips = applyLocked(outcome, stamp);
-            if (plainSuccessIsNoOp() != declaredHealthy) { // the gate needs no upkeep: nothing was ever buffered
+            if (plainSuccessIsNoOp() != declaredHealthy) {
                 publishChanges();
             }
         } finally {
