@@ -72,7 +72,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p><b>Memory.</b> A thread's stripe is fixed by a hash of its id (no per-thread state, so
  * millions of virtual threads cost nothing more) among at most twice the processors, and made
  * when a thread first needs it: a window used by one thread has one stripe. A thread never moves
- * to another stripe, which keeps its outcomes in order.
+ * to another stripe, which keeps its outcomes in order. Until a holder has listed a new stripe
+ * among those it drains, each thread appending to it flags the change itself before appending:
+ * its maker flags it only after installing it, and an entry taken in between could otherwise wait
+ * where no drain looks.
  */
 @Helper
 public abstract class CombiningWindow implements Window {
@@ -284,7 +287,7 @@ public abstract class CombiningWindow implements Window {
         long g = gate;
         if ((int) g >= 0 && (int) (g >>> 32) == (int) stamp) {
             Stripe s = stripes.get(index());
-            if (s != null && s.offer(entry, outcome != 0, false) == Stripe.TAKEN) {
+            if (s != null && s.offer(this, entry, outcome != 0, false) == Stripe.TAKEN) {
                 if ((int) gate < 0) {
                     // buffering ended (or the margin vanished) around this append, and the holder
                     // may have drained before it: have the next offer drain and decide
@@ -338,7 +341,7 @@ public abstract class CombiningWindow implements Window {
         }
         Stripe s = stripeOf(index());
         for (int spins = 0; ; spins++) {
-            if (s.offer(entry, bad, true) == Stripe.TAKEN) {
+            if (s.offer(this, entry, bad, true) == Stripe.TAKEN) {
                 break;
             }
             // full, or closed to bad outcomes while the window is healthy: wait for the lock
@@ -501,8 +504,9 @@ public abstract class CombiningWindow implements Window {
             }
         }
         known = java.util.Arrays.copyOf(now, n);
-        if (!declaredHealthy) { // a new stripe starts closed; open it unless the window is declared healthy
-            for (Stripe s : known) {
+        for (Stripe s : known) {
+            s.list(); // drained from now on: it may take entries
+            if (!declaredHealthy) { // a new stripe starts closed; open it unless the window is declared healthy
                 s.open();
             }
         }
@@ -534,13 +538,13 @@ public abstract class CombiningWindow implements Window {
     }
 
     private void publishChanges() {
+        if (buffering && stripes.get(index()) == null) {
+            stripeOf(index()); // the holder's own stripe, listed just below, so its next outcomes can be buffered
+        }
         if (stripesChanged) {
             refreshKnown();
         }
         long g;
-        if (buffering && stripes.get(index()) == null) {
-            stripeOf(index()); // the holder's own stripe, so its next outcomes can be buffered
-        }
         if (buffering) {
             if (lastDrained == 0 && ++quietHolds >= QUIET_HOLDS) {
                 buffering = false; // one thread at a time again: back to taking the lock
@@ -644,6 +648,16 @@ public abstract class CombiningWindow implements Window {
         private static final int SIXTEEN = 0xFFFF;
         private static final int BUDGET_MAX = (1 << 30) - 1;
         private static final long NO_BAD = 1L << 62;
+        /**
+         * Not yet in the holder's {@code known}. A stripe is visible to other threads from the
+         * moment its maker installs it, and its maker flags {@code stripesChanged} only after
+         * that: an entry appended in between, by another thread of the same index, would sit where
+         * no drain looks, and that thread's later outcome could be applied before it (found by
+         * review). So every appender that finds this bit flags {@code stripesChanged} itself
+         * before its append; the next drain lists the stripe (clears the bit) and drains it.
+         */
+        private static final long UNLISTED = 1L << 63;
+
         private static final VarHandle TAIL;
         private static final VarHandle HEAD;
         private static final VarHandle ENTRIES = MethodHandles.arrayElementVarHandle(long[].class);
@@ -658,9 +672,9 @@ public abstract class CombiningWindow implements Window {
             }
         }
 
-        /** Starts closed, with no budget: a holder opens it and sets its budget at its next batch. */
+        /** Starts unlisted and closed, with no budget: a holder lists and opens it and sets its budget at its next batch. */
         @SuppressWarnings("unused") // accessed through TAIL
-        private volatile long tail = NO_BAD;
+        private volatile long tail = UNLISTED | NO_BAD;
 
         @SuppressWarnings("unused") // accessed through HEAD
         private volatile long head;
@@ -688,9 +702,12 @@ public abstract class CombiningWindow implements Window {
          * outcomes and has budget left ({@code urgent}: whatever the budget; it is to be decided
          * at once by whoever holds the lock).
          */
-        int offer(long entry, boolean isBad, boolean urgent) {
+        int offer(CombiningWindow window, long entry, boolean isBad, boolean urgent) {
             for (; ; ) {
                 long t = (long) TAIL.getVolatile(this);
+                if (t < 0 && !window.stripesChanged) { // UNLISTED: have the next drain list it, before appending
+                    window.stripesChanged = true;
+                }
                 long h = (long) HEAD.getVolatile(this);
                 if (((position(t) - position(h)) & SIXTEEN) >= BUFFER) {
                     return FULL;
@@ -710,7 +727,7 @@ public abstract class CombiningWindow implements Window {
                     }
                     badCount++;
                 }
-                if (TAIL.compareAndSet(this, t, pack(position(t) + 1, badCount, budget, t & NO_BAD))) {
+                if (TAIL.compareAndSet(this, t, pack(position(t) + 1, badCount, budget, t & (NO_BAD | UNLISTED)))) {
                     ENTRIES.setRelease(entries, position(t) & MASK, entry);
                     return TAKEN;
                 }
@@ -741,6 +758,16 @@ public abstract class CombiningWindow implements Window {
                 }
                 if (TAIL.compareAndSet(this, t, t | NO_BAD)) {
                     return true;
+                }
+            }
+        }
+
+        /** Lets the stripe take entries: it is in the holder's {@code known}; holder only. */
+        void list() {
+            for (; ; ) {
+                long t = (long) TAIL.getVolatile(this);
+                if ((t & UNLISTED) == 0 || TAIL.compareAndSet(this, t, t & ~UNLISTED)) {
+                    return;
                 }
             }
         }
