@@ -357,6 +357,15 @@ class CombiningWindowTests {
         assertFalse(get(other.submit(() -> w.offerAt(0, now + 1))), "another stamp takes the lock");
         assertEquals(List.of("S", "FW", "S"), w.log, "the buffered ones first, in order");
         assertEquals(List.of(now, now, now + 1), w.stamps);
+        toTheLastBufferingHold(w);
+        w.counts();
+        assertFalse(w.isBuffering(), "the 4096th quiet hold ends buffering");
+        assertFalse(w.offerAt(0, now + 1)); // the urgent bit that ending raised is taken by this offer
+        w.log.clear();
+        w.stamps.clear();
+        assertFalse(w.offerAt(FAILED | SLOW, MAX_STAMP)); // a lone offer, in a window that once buffered
+        assertEquals(List.of("FW"), w.log, "the outcome whole");
+        assertEquals(List.of(MAX_STAMP), w.stamps, "the stamp whole");
     }
 
     @Test
