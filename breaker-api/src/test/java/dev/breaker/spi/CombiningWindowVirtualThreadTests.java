@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.breaker.spi.CombiningWindowTests.Pausing;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,70 +37,68 @@ class CombiningWindowVirtualThreadTests {
 
     @Test
     void readersWaitingForAnUnmountedWriterLetItFinish() throws Exception {
-        ExecutorService pool = virtualThreads();
-        try {
-            Pausing window = new Pausing(Integer.MAX_VALUE);
-            CountDownLatch leave = new CountDownLatch(1);
-            Future<Boolean> holder = window.holdTheLock(pool, leave); // blocked inside its hold: unmounted
-            List<Future<WindowCounts>> readers = new ArrayList<>();
-            for (int i = 0; i < WAITERS; i++) {
-                readers.add(pool.submit(window::counts));
-            }
-            giveTheWaitersTheCarriers();
-            leave.countDown();
-            assertEquals(false, holder.get(20, TimeUnit.SECONDS));
-            for (Future<WindowCounts> r : readers) {
-                assertEquals(new WindowCounts(1, 0, 0), r.get(20, TimeUnit.SECONDS), "each reader, after the hold");
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        Pausing window = new Pausing(Integer.MAX_VALUE);
+        waitForAnUnmountedHolder(
+                window::holdTheLock, // blocked inside its hold: unmounted
+                false,
+                window::counts,
+                new WindowCounts(1, 0, 0),
+                "each reader, after the hold");
     }
 
     @Test
     void interruptedReadersWaitingForAnUnmountedWriterLetItFinishAndKeepTheirInterrupt() throws Exception {
-        ExecutorService pool = virtualThreads();
-        try {
-            Pausing window = new Pausing(Integer.MAX_VALUE);
-            CountDownLatch leave = new CountDownLatch(1);
-            Future<Boolean> holder = window.holdTheLock(pool, leave);
-            List<Future<Boolean>> readers = new ArrayList<>();
-            for (int i = 0; i < WAITERS; i++) {
-                readers.add(pool.submit(() -> {
+        Pausing window = new Pausing(Integer.MAX_VALUE);
+        waitForAnUnmountedHolder(
+                window::holdTheLock,
+                false,
+                () -> {
                     Thread.currentThread().interrupt(); // a park returns at once for an interrupted thread
                     WindowCounts c = window.counts();
                     return c.calls() == 1 && Thread.currentThread().isInterrupted();
-                }));
-            }
-            giveTheWaitersTheCarriers();
-            leave.countDown();
-            assertEquals(false, holder.get(20, TimeUnit.SECONDS));
-            for (Future<Boolean> r : readers) {
-                assertEquals(true, r.get(20, TimeUnit.SECONDS), "read after the hold, still interrupted");
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+                },
+                true,
+                "read after the hold, still interrupted");
     }
 
     @Test
     void recordersWaitingForAnUnmountedReaderLetItFinish() throws Exception {
+        Pausing window = new Pausing(Integer.MAX_VALUE);
+        waitForAnUnmountedHolder(
+                window::holdTheReadLock, // unmounted while it reads
+                new WindowCounts(0, 0, 0),
+                () -> window.record(true, false),
+                false,
+                null);
+        assertEquals(new WindowCounts(WAITERS, WAITERS, 0), window.counts(), "every failure applied once");
+    }
+
+    /**
+     * Starts a holder that stays inside its hold (unmounted) until let go, then {@link #WAITERS}
+     * virtual threads that each run {@code waiter}, which waits for the lock; lets the holder go,
+     * and checks what the holder and every waiter returned.
+     */
+    private static <H, W> void waitForAnUnmountedHolder(
+            BiFunction<ExecutorService, CountDownLatch, Future<H>> hold,
+            H held,
+            Callable<W> waiter,
+            W waited,
+            String what)
+            throws Exception {
         ExecutorService pool = virtualThreads();
         try {
-            Pausing window = new Pausing(Integer.MAX_VALUE);
             CountDownLatch leave = new CountDownLatch(1);
-            Future<WindowCounts> reader = window.holdTheReadLock(pool, leave); // unmounted while it reads
-            List<Future<Boolean>> recorders = new ArrayList<>();
+            Future<H> holder = hold.apply(pool, leave);
+            List<Future<W>> waiters = new ArrayList<>();
             for (int i = 0; i < WAITERS; i++) {
-                recorders.add(pool.submit(() -> window.record(true, false)));
+                waiters.add(pool.submit(waiter));
             }
             giveTheWaitersTheCarriers();
             leave.countDown();
-            assertEquals(new WindowCounts(0, 0, 0), reader.get(20, TimeUnit.SECONDS));
-            for (Future<Boolean> r : recorders) {
-                assertEquals(false, r.get(20, TimeUnit.SECONDS));
+            assertEquals(held, holder.get(20, TimeUnit.SECONDS));
+            for (Future<W> w : waiters) {
+                assertEquals(waited, w.get(20, TimeUnit.SECONDS), what);
             }
-            assertEquals(new WindowCounts(WAITERS, WAITERS, 0), window.counts(), "every failure applied once");
         } finally {
             pool.shutdownNow();
         }
