@@ -1,6 +1,7 @@
 package dev.breaker;
 
 import dev.breaker.internal.Names;
+import dev.breaker.internal.Totals;
 import dev.breaker.spi.HalfOpenPolicy;
 import dev.breaker.spi.Window;
 import dev.breaker.spi.WindowCounts;
@@ -13,7 +14,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -25,8 +25,8 @@ import java.util.function.Supplier;
  * {@code (state, generation, since, cooldown, probe counts, window, the event that began it)},
  * changed only by compare-and-set through a {@code VarHandle} (a field, not an
  * {@code AtomicReference}: one load fewer on every call, measured at about 4 ns of 20);
- * the window of the current CLOSED era, which is lock-free on its own; three {@link LongAdder}s
- * for rejected, late and duplicate reports; and the event dispatcher. Nothing else changes after
+ * the window of the current CLOSED era, which is lock-free on its own; the running counts
+ * ({@link Totals}: striped like a {@code LongAdder}, all in one object); and the event dispatcher. Nothing else changes after
  * construction.
  *
  * <p><b>The protocol.</b> Every decision reads the snapshot, computes the next one and installs
@@ -124,15 +124,10 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         }
     }
 
-    private final LongAdder rejected = new LongAdder();
-    private final LongAdder late = new LongAdder();
-    private final LongAdder duplicates = new LongAdder();
+    /** Every running count: calls by outcome, rejections, late and duplicate reports, a shadow's outcomes. */
     private final Totals totals = new Totals();
     /** Null unless a shadow breaker (SPEC rule 17): then what it hands calls it would reject. */
     private final ShadowPermit shadowPermit;
-
-    private final LongAdder shadowSuccesses;
-    private final LongAdder shadowFailures;
     /** The registry's open-share cap this breaker is under (SPEC rule 18), or null; read on rare paths only. */
     private volatile OpenShare.Member capped;
 
@@ -164,8 +159,6 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         this.trackedPermits = config.trackedPermits();
         boolean shadow = config.shadow();
         this.shadowPermit = shadow ? new ShadowPermit(this) : null;
-        this.shadowSuccesses = shadow ? new LongAdder() : null;
-        this.shadowFailures = shadow ? new LongAdder() : null;
         this.current = Snapshot.closed(this, 0, ticker.read(), true, newWindow(), 0, 0, null, null);
         this.observer = wiring.observer();
         this.events = wiring.listeners().isEmpty()
@@ -332,7 +325,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
      * @param retryAfterNanos until a probe may be allowed, or -1 when only reset() will
      */
     private Object reject(RejectedPermit permit, boolean forCall, long retryAfterNanos) {
-        rejected.increment();
+        totals.increment(Totals.REJECTED);
         if (observer != null) {
             observeRejection(permit.state);
         }
@@ -460,7 +453,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
 
     void recordClosed(long generation, Outcome outcome, long durationNanos, long endNanos, boolean endKnown) {
         if (outcome == Outcome.IGNORED) {
-            totals.ignored();
+            totals.increment(Totals.IGNORED);
             if (observer != null) {
                 observeOutcome(Outcome.IGNORED, false, durationNanos);
             }
@@ -644,14 +637,14 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     /** The outcome of a call a shadow breaker would have rejected: counted apart, deciding nothing. */
     void shadowOutcome(Outcome outcome) {
         if (outcome == Outcome.SUCCESS) {
-            shadowSuccesses.increment();
+            totals.increment(Totals.SHADOW_SUCCESSES);
         } else if (outcome == Outcome.FAILURE) {
-            shadowFailures.increment();
+            totals.increment(Totals.SHADOW_FAILURES);
         }
     }
 
     void duplicateReport() {
-        duplicates.increment();
+        totals.increment(Totals.DUPLICATES);
     }
 
     void recordProbe(ProbePermit permit, Outcome outcome, long durationNanos) {
@@ -660,7 +653,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             return;
         }
         if (outcome == Outcome.IGNORED) {
-            totals.ignored();
+            totals.increment(Totals.IGNORED);
             releaseProbe(permit.generation);
             if (observer != null) {
                 observeOutcome(Outcome.IGNORED, false, durationNanos);
@@ -696,7 +689,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                     fresh = newWindow();
                 }
             } catch (Throwable t) { // no verdict can be had: give the slot back, then report the failure
-                totals.ignored();
+                totals.increment(Totals.IGNORED);
                 releaseProbe(permit.generation);
                 if (observer != null) {
                     observeOutcome(Outcome.IGNORED, false, durationNanos);
@@ -766,7 +759,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     }
 
     private void lateResult(long permitGeneration, long currentGeneration, Outcome outcome) {
-        late.increment();
+        totals.increment(Totals.LATE);
         if (observer != null) {
             try {
                 observer.onLate(this, outcome);
@@ -1037,16 +1030,13 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
      * sweeps; nothing is added to a call for it).
      */
     long[] activity() {
-        long[] each = java.util.Arrays.copyOf(totals.each(), 7);
-        each[5] = rejected.sum();
-        each[6] = late.sum();
-        return each;
+        return totals.activity();
     }
 
     @Override
     public BreakerMetrics metrics() {
-        long slowSuccesses = totals.slowSuccesses(); // read once: a subset read twice could exceed its total
-        long slowFailures = totals.slowFailures();
+        long slowSuccesses = totals.sum(Totals.SLOW_SUCCESSES); // read once: a subset read twice could exceed its total
+        long slowFailures = totals.sum(Totals.SLOW_FAILURES);
         Snapshot s = current;
         WindowCounts c = s.frozen != null ? s.frozen : counts(s.window);
         return new BreakerMetrics(
@@ -1057,19 +1047,19 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                 c.slowCalls(),
                 c.failureRate(),
                 c.slowCallRate(),
-                rejected.sum(),
-                late.sum(),
-                duplicates.sum(),
+                totals.sum(Totals.REJECTED),
+                totals.sum(Totals.LATE),
+                totals.sum(Totals.DUPLICATES),
                 s.admitted,
                 s.successes,
                 events == null ? 0 : events.dropped(),
-                totals.successes(slowSuccesses),
-                totals.failures(slowFailures),
+                totals.sum(Totals.FAST_SUCCESSES) + slowSuccesses,
+                totals.sum(Totals.FAST_FAILURES) + slowFailures,
                 slowSuccesses,
                 slowFailures,
-                totals.ignoredCalls(),
-                shadowSuccesses == null ? 0 : shadowSuccesses.sum(),
-                shadowFailures == null ? 0 : shadowFailures.sum());
+                totals.sum(Totals.IGNORED),
+                totals.sum(Totals.SHADOW_SUCCESSES),
+                totals.sum(Totals.SHADOW_FAILURES));
     }
 
     // ---------------------------------------------------------------- execution (see Calls)

@@ -1,5 +1,6 @@
 package dev.breaker.spi;
 
+import dev.breaker.internal.Stripes;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -102,8 +103,7 @@ public abstract class CombiningWindow implements Window {
     /** A waiting thread's park, once spins and yields did not end its wait: 20 microseconds. */
     private static final long PARK_NANOS = 20_000;
 
-    private static final int MAX_STRIPES =
-            Math.min(64, Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()) * 2 - 1) << 1);
+    private static final int MAX_STRIPES = Stripes.MAX;
 
     /** Flag: a plain success changes nothing and nothing bad is pending. */
     private static final int HEALTHY = 1;
@@ -615,10 +615,7 @@ public abstract class CombiningWindow implements Window {
 
     /** The calling thread's stripe index: fixed for the thread's life (package-private for tests). */
     static int index() {
-        @SuppressWarnings("deprecation") // threadId() is Java 19+; getId() is the same number
-        long id = Thread.currentThread().getId();
-        long h = id * 0x9E3779B97F4A7C15L;
-        return (int) (h >>> 40) & (MAX_STRIPES - 1);
+        return Stripes.index();
     }
 
     /**
