@@ -2,6 +2,7 @@ package dev.breaker;
 
 import dev.breaker.internal.Names;
 import dev.breaker.internal.Totals;
+import dev.breaker.internal.WindowTotals;
 import dev.breaker.spi.HalfOpenPolicy;
 import dev.breaker.spi.Window;
 import dev.breaker.spi.WindowCounts;
@@ -183,7 +184,13 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         if (w == null) {
             throw new IllegalStateException("window factory " + describe() + " returned null from create()");
         }
+        WindowTotals.attach(w, totals); // a window that can counts this breaker's calls itself
         return w;
+    }
+
+    /** Whether a window this breaker made counts its calls (then a call records into the window alone). */
+    boolean countsInto(Window w) {
+        return WindowTotals.countsInto(w, totals);
     }
 
     private WindowCounts counts(Window w) {
@@ -466,7 +473,9 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         }
         boolean failed = outcome == Outcome.FAILURE;
         boolean slow = slow(durationNanos);
-        totals.record(failed, slow);
+        if (!s.windowCounts) {
+            totals.record(failed, slow);
+        }
         try {
             if (endKnown ? s.window.recordAt(failed, slow, endNanos) : s.window.record(failed, slow)) {
                 trip(s);
@@ -886,6 +895,10 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         if (ev != null) {
             ev.beforeTransition(from);
         }
+        if (from.window != to.window) {
+            // its calls move to the totals first; a failed CAS only leaves it counting there directly
+            WindowTotals.retire(from.window, totals);
+        }
         if (!CURRENT.compareAndSet(this, from, to)) {
             return false;
         }
@@ -1030,14 +1043,18 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
      * sweeps; nothing is added to a call for it).
      */
     long[] activity() {
-        return totals.activity();
+        long[] each = java.util.Arrays.copyOf(WindowTotals.calls(current.window, totals), Totals.LATE + 1);
+        for (int slot = Totals.IGNORED; slot <= Totals.LATE; slot++) {
+            each[slot] = totals.sum(slot);
+        }
+        return each;
     }
 
     @Override
     public BreakerMetrics metrics() {
-        long slowSuccesses = totals.sum(Totals.SLOW_SUCCESSES); // read once: a subset read twice could exceed its total
-        long slowFailures = totals.sum(Totals.SLOW_FAILURES);
         Snapshot s = current;
+        long[] calls =
+                WindowTotals.calls(s.window, totals); // each read once: a subset read twice could exceed its total
         WindowCounts c = s.frozen != null ? s.frozen : counts(s.window);
         return new BreakerMetrics(
                 s.state,
@@ -1053,10 +1070,10 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                 s.admitted,
                 s.successes,
                 events == null ? 0 : events.dropped(),
-                totals.sum(Totals.FAST_SUCCESSES) + slowSuccesses,
-                totals.sum(Totals.FAST_FAILURES) + slowFailures,
-                slowSuccesses,
-                slowFailures,
+                calls[Totals.FAST_SUCCESSES] + calls[Totals.SLOW_SUCCESSES],
+                calls[Totals.FAST_FAILURES] + calls[Totals.SLOW_FAILURES],
+                calls[Totals.SLOW_SUCCESSES],
+                calls[Totals.SLOW_FAILURES],
                 totals.sum(Totals.IGNORED),
                 totals.sum(Totals.SHADOW_SUCCESSES),
                 totals.sum(Totals.SHADOW_FAILURES));

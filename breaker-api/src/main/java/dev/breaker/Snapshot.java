@@ -55,6 +55,11 @@ final class Snapshot {
     final StateTransition cause;
     /** CLOSED while ramping up after recovery (SPEC rule 16); null otherwise, and then the CLOSED path is untouched. */
     final Ramp ramp;
+    /**
+     * CLOSED: the window counts the breaker's calls by outcome itself (see
+     * {@code dev.breaker.internal.WindowTotals}), so a call records into the window alone.
+     */
+    final boolean windowCounts;
 
     private Snapshot(
             State state,
@@ -71,7 +76,8 @@ final class Snapshot {
             WindowCounts frozen,
             Permit closedPermit,
             StateTransition cause,
-            Ramp ramp) {
+            Ramp ramp,
+            boolean windowCounts) {
         this.state = state;
         this.generation = generation;
         this.since = since;
@@ -87,6 +93,7 @@ final class Snapshot {
         this.closedPermit = closedPermit;
         this.cause = cause;
         this.ramp = ramp;
+        this.windowCounts = windowCounts;
     }
 
     /**
@@ -121,7 +128,8 @@ final class Snapshot {
                 null,
                 new ClosedPermit(breaker, generation),
                 cause,
-                ramp);
+                ramp,
+                breaker.countsInto(fresh));
     }
 
     /** The same CLOSED era, its ramp over: not a transition (same generation, same permit). */
@@ -141,7 +149,8 @@ final class Snapshot {
                 frozen,
                 closedPermit,
                 cause,
-                null);
+                null,
+                windowCounts);
     }
 
     static Snapshot open(
@@ -168,7 +177,8 @@ final class Snapshot {
                 frozen,
                 null,
                 cause,
-                null);
+                null,
+                false);
     }
 
     /** A new round of {@code roundProbes} permits whose first is already granted to the request that began it. */
@@ -196,7 +206,8 @@ final class Snapshot {
                 frozen,
                 null,
                 cause,
-                null);
+                null,
+                false);
     }
 
     static Snapshot isolated(
@@ -207,7 +218,22 @@ final class Snapshot {
             WindowCounts frozen,
             StateTransition cause) {
         return new Snapshot(
-                State.ISOLATED, generation, since, sinceKnown, 0, 0, 0, 0, 0, 0, window, frozen, null, cause, null);
+                State.ISOLATED,
+                generation,
+                since,
+                sinceKnown,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                window,
+                frozen,
+                null,
+                cause,
+                null,
+                false);
     }
 
     /** The same round with other probe counts. */
@@ -227,7 +253,8 @@ final class Snapshot {
                 frozen,
                 null,
                 cause,
-                null);
+                null,
+                false);
     }
 
     /** The same state, its cooldown (OPEN) or ramp (CLOSED) now starting at {@code now}: the ticker failed when it began. */
@@ -247,7 +274,8 @@ final class Snapshot {
                 frozen,
                 closedPermit,
                 cause,
-                ramp);
+                ramp,
+                windowCounts);
     }
 
     @Override

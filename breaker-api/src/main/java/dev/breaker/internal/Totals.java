@@ -139,18 +139,4 @@ public final class Totals {
         }
         return s;
     }
-
-    /**
-     * The calls by outcome, ignored calls, rejections and late results, for telling whether a
-     * breaker was used between two readings.
-     *
-     * @return those counters, in slot order: equal arrays mean nothing was counted in between
-     */
-    public long[] activity() {
-        long[] each = new long[LATE + 1];
-        for (int slot = 0; slot <= LATE; slot++) {
-            each[slot] = sum(slot);
-        }
-        return each;
-    }
 }

@@ -1,6 +1,8 @@
 package dev.breaker.spi;
 
 import dev.breaker.internal.Stripes;
+import dev.breaker.internal.Totals;
+import dev.breaker.internal.WindowTotals;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -77,6 +79,17 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * among those it drains, each thread appending to it flags the change itself before appending:
  * its maker flags it only after installing it, and an entry taken in between could otherwise wait
  * where no drain looks.
+ *
+ * <p><b>The breaker's running counts.</b> A breaker counts every call by outcome
+ * ({@code BreakerMetrics}' totals); a window of this class counts them for it, so that a call pays
+ * no atomic add of its own. An outcome applied under the lock is counted there, in plain 16-bit
+ * lanes of one field that the holder hands to the breaker's striped totals when a lane fills; an
+ * outcome that is buffered, or skipped by a healthy window, or whose stamp could not be taken, is
+ * added to the totals at once by its own thread. So every {@link #record} and {@link #recordAt} is
+ * counted exactly once, whatever a subclass or a ticker throws after. When the breaker moves to a
+ * new window it retires this one under the lock: the lanes go to the totals and any later call is
+ * added there directly; a reader of the counts takes the lock too, so it finds each call in one
+ * place (see {@code dev.breaker.internal.WindowTotals}).
  */
 @Helper
 public abstract class CombiningWindow implements Window {
@@ -123,6 +136,7 @@ public abstract class CombiningWindow implements Window {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        WindowTotals.register(CombiningWindow.class, new Counting());
     }
 
     /**
@@ -165,6 +179,20 @@ public abstract class CombiningWindow implements Window {
     private boolean declaredHealthy;
     /** The last share published, to publish only changes. */
     private long lastGate = Long.MIN_VALUE;
+    /**
+     * Calls applied under the lock and not yet in {@link #sink}: four 16-bit lanes, one per outcome
+     * bits, each handed over before it reaches 2^15 ({@link #LANES_FULL}, which is also its value
+     * once retired, so that every count then takes the slow path to the sink).
+     */
+    private long lanes;
+    /** Whether the breaker moved to another window: calls are counted in the sink directly. */
+    private boolean retired;
+
+    /**
+     * The breaker's totals this window counts into, or null (a window used alone). Set under the
+     * lock before the breaker publishes the window, so every thread that records into it sees it.
+     */
+    private Totals sink;
 
     /** For subclasses. */
     protected CombiningWindow() {}
@@ -228,8 +256,69 @@ public abstract class CombiningWindow implements Window {
     protected abstract WindowCounts countsLocked();
 
     /**
+     * Records an outcome at the stamp {@link #stampNow()} gives: {@link #offer}s it.
+     *
+     * @param failure whether the call failed
+     * @param slow whether the call was slow
+     * @return whether the trip condition held at some outcome this call applied
+     */
+    @Override
+    public final boolean record(boolean failure, boolean slow) {
+        int outcome = (failure ? FAILED : 0) | (slow ? SLOW : 0);
+        long stamp;
+        try {
+            stamp = stampNow();
+        } catch (RuntimeException | Error e) {
+            countAside(outcome); // the call happened: the breaker's totals count it, the window cannot
+            throw e;
+        }
+        return offer(outcome, stamp);
+    }
+
+    /**
+     * Records an outcome at the stamp {@link #stampAt} gives for the breaker's reading.
+     *
+     * @param failure whether the call failed
+     * @param slow whether the call was slow
+     * @param nowNanos the breaker's ticker reading at the end of the call
+     * @return whether the trip condition held at some outcome this call applied
+     */
+    @Override
+    public final boolean recordAt(boolean failure, boolean slow, long nowNanos) {
+        int outcome = (failure ? FAILED : 0) | (slow ? SLOW : 0);
+        long stamp;
+        try {
+            stamp = stampAt(nowNanos);
+        } catch (RuntimeException | Error e) {
+            countAside(outcome);
+            throw e;
+        }
+        return offer(outcome, stamp);
+    }
+
+    /**
+     * The stamp of an outcome recorded now: a time window reads its ticker; 0 by default.
+     *
+     * @return the stamp, 0 to {@link #MAX_STAMP}
+     */
+    protected long stampNow() {
+        return 0;
+    }
+
+    /**
+     * The stamp of an outcome at a ticker reading the breaker took; {@link #stampNow()} by default.
+     *
+     * @param nowNanos the reading
+     * @return the stamp, 0 to {@link #MAX_STAMP}
+     */
+    protected long stampAt(long nowNanos) {
+        return stampNow();
+    }
+
+    /**
      * Offers one outcome: buffers it when it cannot matter yet, else applies it (after everything
-     * buffered) and decides.
+     * buffered) and decides. Each offer is counted once in the breaker's totals (see the class
+     * comment): a subclass offers each outcome it records exactly once.
      *
      * @param outcome {@link #FAILED} and {@link #SLOW} bits
      * @param stamp   a stamp for the outcome (the time window's epoch), 0 to {@link #MAX_STAMP}
@@ -259,6 +348,7 @@ public abstract class CombiningWindow implements Window {
         }
         boolean trips;
         try {
+            count(outcome);
             trips = applyLocked(outcome, stamp);
             if (plainSuccessIsNoOp() != declaredHealthy) {
                 publishChanges();
@@ -281,6 +371,7 @@ public abstract class CombiningWindow implements Window {
                 return decide(entry, outcome != 0); // an outcome waits for a decision: take the lock path
             }
             if (outcome == 0 && (f & HEALTHY) != 0) {
+                countAside(0);
                 return false; // healthy: changes nothing; ordered here, and no bad outcome is pending
             }
         }
@@ -288,6 +379,7 @@ public abstract class CombiningWindow implements Window {
         if ((int) g >= 0 && (int) (g >>> 32) == (int) stamp) {
             Stripe s = stripes.get(index());
             if (s != null && s.offer(this, entry, outcome != 0, false) == Stripe.TAKEN) {
+                countAside(outcome);
                 if ((int) gate < 0) {
                     // buffering ended (or the margin vanished) around this append, and the holder
                     // may have drained before it: have the next offer drain and decide
@@ -350,6 +442,7 @@ public abstract class CombiningWindow implements Window {
             }
             pause(spins);
         }
+        countAside(outcome(entry));
         if (((int) FLAGS.getVolatile(this) & URGENT) == 0) { // read first: under contention it is mostly up already
             FLAGS.getAndBitwiseOr(this, URGENT);
         }
@@ -376,6 +469,7 @@ public abstract class CombiningWindow implements Window {
     private boolean holdAndApply(long entry) {
         boolean trips = false;
         try {
+            count(outcome(entry));
             // without buffering, entries reach a stripe only through the busy path, which raises
             // the urgent bit after appending: nothing to drain unless one of these says so
             if (buffering || ((int) FLAGS.getOpaque(this) & URGENT) != 0 || stripesChanged) {
@@ -388,12 +482,128 @@ public abstract class CombiningWindow implements Window {
                     trips = mine.drain(this);
                 }
             }
-            trips |= applyLocked((int) entry & (FAILED | SLOW), entry >>> STAMP_SHIFT);
+            trips |= applyLocked(outcome(entry), entry >>> STAMP_SHIFT);
             publish();
         } finally {
             release(WRITER);
         }
         return trips;
+    }
+
+    private static int outcome(long entry) {
+        return (int) entry & (FAILED | SLOW);
+    }
+
+    // ---------------------------------------------------------------- the breaker's running counts
+
+    /** Every lane at 2^15: a lane that reaches it is handed over. */
+    private static final long LANES_FULL = 0x8000_8000_8000_8000L;
+
+    /** Counts an outcome applied under the lock; holder only. */
+    private void count(int outcome) {
+        long l = lanes + (1L << (outcome << 4));
+        if ((l & LANES_FULL) == 0) {
+            lanes = l;
+        } else {
+            handOver(l, outcome);
+        }
+    }
+
+    /** A lane filled, or the window was retired; holder only. */
+    private void handOver(long l, int outcome) {
+        if (retired) {
+            lanes = LANES_FULL;
+            countAside(outcome);
+            return;
+        }
+        lanes = 0;
+        addLanes(l);
+    }
+
+    private void addLanes(long l) {
+        Totals to = sink;
+        if (to != null) {
+            for (int o = FAILED | SLOW; o >= 0; o--) {
+                long n = (l >>> (o << 4)) & 0xFFFF;
+                if (n != 0) {
+                    to.add(o, n);
+                }
+            }
+        }
+    }
+
+    /** Counts an outcome straight into the breaker's totals: any thread, no lock. */
+    private void countAside(int outcome) {
+        Totals to = sink;
+        if (to != null) {
+            to.increment(outcome);
+        }
+    }
+
+    /** {@link WindowTotals}' access, which keeps these holds off the public API. */
+    private static final class Counting implements WindowTotals.Counting {
+        @Override
+        public boolean attach(Window w, Totals totals) {
+            CombiningWindow cw = (CombiningWindow) w;
+            cw.lockWaiting(READER);
+            try {
+                if (cw.sink != null || cw.retired) {
+                    return false; // counts for another breaker: a factory that handed out one window twice
+                }
+                cw.sink = totals;
+                cw.lanes = 0;
+                return true;
+            } finally {
+                cw.unlock();
+            }
+        }
+
+        @Override
+        public boolean countsInto(Window w, Totals totals) {
+            return ((CombiningWindow) w).sink == totals;
+        }
+
+        @Override
+        public void retire(Window w, Totals totals) {
+            CombiningWindow cw = (CombiningWindow) w;
+            cw.lockWaiting(READER);
+            try {
+                if (cw.sink == totals && !cw.retired) {
+                    cw.retired = true;
+                    cw.addLanes(cw.lanes);
+                    cw.lanes = LANES_FULL;
+                }
+            } finally {
+                cw.unlock();
+            }
+        }
+
+        @Override
+        public void read(Window w, Totals totals, long[] into) {
+            CombiningWindow cw = (CombiningWindow) w;
+            cw.lockWaiting(READER);
+            try {
+                if (cw.sink == totals && !cw.retired) {
+                    for (int o = FAILED | SLOW; o >= 0; o--) {
+                        into[o] += (cw.lanes >>> (o << 4)) & 0xFFFF;
+                    }
+                }
+                for (int o = FAILED | SLOW; o >= 0; o--) {
+                    into[o] += totals.sum(o);
+                }
+            } finally {
+                cw.unlock();
+            }
+        }
+    }
+
+    /**
+     * Ends a hold that applied nothing. An urgent entry that came meanwhile waits for the next
+     * writer: the appender that raised the bit found no writer holding, so it takes the lock
+     * itself after this (see {@link #decide}).
+     */
+    private void unlock() {
+        LOCK.setRelease(this, 0);
     }
 
     private boolean tryLock() {

@@ -69,11 +69,6 @@ public class CombiningWindowLincheckTests {
         }
 
         @Override
-        public boolean record(boolean failure, boolean slow) {
-            return offer((failure ? FAILED : 0) | (slow ? SLOW : 0), 0);
-        }
-
-        @Override
         public WindowCounts counts() {
             return drainedCounts(() -> {});
         }

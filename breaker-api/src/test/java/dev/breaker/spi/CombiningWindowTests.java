@@ -126,11 +126,6 @@ class CombiningWindowTests {
             return new WindowCounts(calls, failures, 0);
         }
 
-        @Override
-        public boolean record(boolean failure, boolean slow) {
-            return offer((failure ? FAILED : 0) | (slow ? SLOW : 0), 0);
-        }
-
         boolean offerAt(int outcome, long at) {
             return offer(outcome, at);
         }
@@ -609,11 +604,6 @@ class CombiningWindowTests {
         @Override
         protected WindowCounts countsLocked() {
             return new WindowCounts(calls, 0, 0);
-        }
-
-        @Override
-        public boolean record(boolean failure, boolean slow) {
-            return offer((failure ? FAILED : 0) | (slow ? SLOW : 0), 0);
         }
 
         @Override

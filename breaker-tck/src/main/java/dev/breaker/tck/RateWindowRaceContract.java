@@ -4,11 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.breaker.BreakerMetrics;
+import dev.breaker.CallObserver;
+import dev.breaker.CircuitBreaker;
+import dev.breaker.Outcome;
+import dev.breaker.Permit;
 import dev.breaker.Ticker;
 import dev.breaker.spi.Window;
 import dev.breaker.spi.WindowCounts;
 import dev.breaker.spi.WindowFactory;
 import dev.breaker.tck.WindowContract.Recorded;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -21,6 +27,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import net.jqwik.api.Example;
 
@@ -41,7 +48,8 @@ import net.jqwik.api.Example;
  *     reading the counts, as a metrics gauge does (reading is not recording).</li>
  * </ul>
  *
- * <p>Since contract version 2 ({@link TckVersion}); the lone recorder with a reader since 3.
+ * <p>Since contract version 2 ({@link TckVersion}); the lone recorder with a reader since 3; the
+ * breaker's totals while its window is replaced since 6.
  */
 public abstract class RateWindowRaceContract {
 
@@ -179,6 +187,93 @@ public abstract class RateWindowRaceContract {
         } finally {
             reader.shutdownNow();
         }
+    }
+
+    /**
+     * A breaker's running totals count each call once, under its outcome, while threads record
+     * through this window and the breaker replaces the window (a reset) again and again; read all
+     * the while, they never go back. (A window may count the breaker's calls for it, as the
+     * project's rate windows do: a call that lands in a window the breaker has just left must
+     * still be counted, once.) Each call is checked against what a {@link CallObserver} was told.
+     *
+     * @throws Exception when a thread fails
+     */
+    @Example
+    public void theBreakersTotalsCountEveryCallOnceWhileItsWindowIsReplaced() throws Exception {
+        int threads = 3;
+        int perThread = 20_000;
+        LongAdder[] told = {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder()};
+        LongAdder late = new LongAdder();
+        CircuitBreaker b = CircuitBreaker.builder("totals")
+                .window(subject(0.5, 100).factory())
+                .slowCallThreshold(Duration.ofNanos(1_000))
+                .ticker(ticker())
+                .observer(new CallObserver() {
+                    @Override
+                    public void onOutcome(CircuitBreaker breaker, Outcome outcome, boolean slow, long durationNanos) {
+                        if (outcome != Outcome.IGNORED) {
+                            told[(outcome == Outcome.FAILURE ? 1 : 0) | (slow ? 2 : 0)].increment();
+                        }
+                    }
+
+                    @Override
+                    public void onLate(CircuitBreaker breaker, Outcome outcome) {
+                        late.increment();
+                    }
+                })
+                .build();
+        CyclicBarrier start = new CyclicBarrier(threads + 1);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<?>> recorders = new ArrayList<>();
+        RuntimeException boom = new RuntimeException("boom");
+        try {
+            for (int t = 0; t < threads; t++) {
+                recorders.add(pool.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < perThread; i++) {
+                        Permit p = b.tryAcquire();
+                        long duration = i % 15 == 0 ? 2_000 : 0;
+                        if (i % 10 == 0) {
+                            p.onFailure(duration, boom);
+                        } else {
+                            p.onSuccess(duration);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            start.await();
+            BreakerMetrics last = b.metrics();
+            int resets = 0;
+            while (!recorders.stream().allMatch(Future::isDone)) {
+                if (resets++ % 4 == 0) {
+                    b.reset();
+                }
+                BreakerMetrics now = b.metrics();
+                assertTrue(
+                        now.totalSuccesses() >= last.totalSuccesses()
+                                && now.totalFailures() >= last.totalFailures()
+                                && now.totalSlowSuccesses() >= last.totalSlowSuccesses()
+                                && now.totalSlowFailures() >= last.totalSlowFailures(),
+                        "the totals went back: " + last + " then " + now);
+                last = now;
+            }
+            for (Future<?> f : recorders) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        BreakerMetrics m = b.metrics();
+        assertEquals(told[0].sum() + told[2].sum(), m.totalSuccesses(), "successes");
+        assertEquals(told[1].sum() + told[3].sum(), m.totalFailures(), "failures");
+        assertEquals(told[2].sum(), m.totalSlowSuccesses(), "slow successes");
+        assertEquals(told[3].sum(), m.totalSlowFailures(), "slow failures");
+        assertEquals(late.sum(), m.lateResults(), "late results");
+        assertEquals(
+                (long) threads * perThread,
+                m.totalSuccesses() + m.totalFailures() + m.lateResults() + m.rejectedCalls(),
+                "every call once");
     }
 
     private static List<Recorded> randomStream(SplittableRandom random, int length) {

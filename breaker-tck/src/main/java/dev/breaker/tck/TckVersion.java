@@ -26,9 +26,13 @@ public final class TckVersion {
      * <li>Listeners and call observers: {@link BreakerListenerContract} (every kind of event,
      *     a flood from many threads that does not hold them, a breaker that decides the same with
      *     the listener attached, racing observer calls).</li>
+     * <li>A breaker's running totals count every call once, in its outcome, while threads record
+     *     through the window and the breaker replaces it
+     *     ({@link RateWindowRaceContract#theBreakersTotalsCountEveryCallOnceWhileItsWindowIsReplaced}):
+     *     the project's rate windows now count the breaker's calls themselves.</li>
      * </ol>
      */
-    public static final int CONTRACT = 5;
+    public static final int CONTRACT = 6;
 
     private TckVersion() {}
 }

@@ -148,6 +148,42 @@ class TimeWindowTests {
         assertEquals(State.OPEN, b.state(), "3 failures of 4 in the last 10 s");
     }
 
+    /**
+     * Without a slow-call threshold the window reads the ticker itself; when that read fails the
+     * call cannot be placed in a bucket, but it happened: the breaker's totals count it (the window
+     * counts them for the breaker), and the failure reaches the caller after.
+     */
+    @Test
+    void aCallWhoseTickerReadFailedInTheWindowIsStillCountedInTheTotals() {
+        java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean();
+        IllegalStateException failure = new IllegalStateException("clock gone");
+        CircuitBreaker b = CircuitBreaker.builder("clockless")
+                .window(TimeWindow.builder()
+                        .length(Duration.ofSeconds(10))
+                        .buckets(10)
+                        .minimumCalls(2)
+                        .build())
+                .ticker(() -> {
+                    if (broken.get()) {
+                        throw failure;
+                    }
+                    return 0;
+                })
+                .build();
+        b.tryAcquire().onSuccess(0);
+        broken.set(true);
+        var permit = b.tryAcquire();
+        assertEquals(failure, assertThrows(IllegalStateException.class, () -> permit.onFailure(0, null)));
+        var second = b.tryAcquire();
+        assertEquals(failure, assertThrows(IllegalStateException.class, () -> second.onSuccess(0)));
+        broken.set(false);
+        BreakerMetrics m = b.metrics();
+        assertEquals(1, m.bufferedCalls(), "only the first call has a time");
+        assertEquals(2, m.totalSuccesses());
+        assertEquals(1, m.totalFailures(), "the failed call counted, once");
+        assertEquals(State.CLOSED, b.state());
+    }
+
     @Test
     void creatingAndIdlingStartsNoThread() {
         int before = Thread.activeCount();

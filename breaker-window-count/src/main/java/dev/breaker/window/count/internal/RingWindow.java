@@ -76,11 +76,6 @@ public final class RingWindow extends CombiningWindow {
     }
 
     @Override
-    public boolean record(boolean failure, boolean slow) {
-        return offer((failure ? FAILED : 0) | (slow ? SLOW : 0), 0);
-    }
-
-    @Override
     protected boolean applyLocked(int outcome, long stamp) {
         int at = cursor;
         cursor = at + 1 == size ? 0 : at + 1;

@@ -95,13 +95,13 @@ public final class BucketWindow extends CombiningWindow {
     }
 
     @Override
-    public boolean record(boolean failure, boolean slow) {
-        return recordAt(failure, slow, ticker.read());
+    protected long stampNow() {
+        return epochOf(ticker.read());
     }
 
     @Override
-    public boolean recordAt(boolean failure, boolean slow, long nowNanos) {
-        return offer((failure ? FAILED : 0) | (slow ? SLOW : 0), epochOf(nowNanos));
+    protected long stampAt(long nowNanos) {
+        return epochOf(nowNanos);
     }
 
     /** The epoch of a reading; it stops at {@link #MAX_STAMP} (36 years of 1 ns buckets), which no real ticker reaches. */

@@ -1,0 +1,249 @@
+package dev.breaker.spi;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.breaker.internal.Totals;
+import dev.breaker.internal.WindowTotals;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A {@link CombiningWindow} counting a breaker's calls for it ({@link WindowTotals}): every record
+ * counted once, in its outcome's slot, whichever path it took (the lock, a buffer, the healthy
+ * skip, a failed stamp), before and after the window is retired, and read without ever going back.
+ */
+class WindowTotalsTests {
+
+    /** Applies everything; healthy (a plain success is a no-op) when told so. */
+    static final class Counting extends CombiningWindow {
+        volatile boolean healthy;
+        volatile RuntimeException stampFailure;
+        int applied;
+
+        @Override
+        protected boolean applyLocked(int outcome, long stamp) {
+            applied++;
+            return false;
+        }
+
+        @Override
+        protected int safeBadOutcomesLocked() {
+            return 1_000;
+        }
+
+        @Override
+        protected boolean plainSuccessIsNoOp() {
+            return healthy;
+        }
+
+        @Override
+        protected long stampNow() {
+            RuntimeException e = stampFailure;
+            if (e != null) {
+                throw e;
+            }
+            return 0;
+        }
+
+        @Override
+        protected WindowCounts countsLocked() {
+            return new WindowCounts(applied, 0, 0);
+        }
+
+        @Override
+        public WindowCounts counts() {
+            return drainedCounts(() -> {});
+        }
+    }
+
+    private static long[] calls(long fastSuccesses, long fastFailures, long slowSuccesses, long slowFailures) {
+        return new long[] {fastSuccesses, fastFailures, slowSuccesses, slowFailures};
+    }
+
+    @Test
+    void aLoneRecordersCallsAreCountedByOutcomeInTheWindowNotYetInTheTotals() {
+        Counting w = new Counting();
+        Totals totals = new Totals();
+        assertTrue(WindowTotals.attach(w, totals));
+        assertTrue(WindowTotals.countsInto(w, totals));
+        w.record(false, false);
+        w.record(true, false);
+        w.record(true, false);
+        w.record(false, true);
+        w.recordAt(true, true, 123);
+        assertArrayEquals(calls(1, 2, 1, 1), WindowTotals.calls(w, totals));
+        assertEquals(0, totals.sum(Totals.FAST_FAILURES), "held in the window's lanes: no atomic add per call");
+    }
+
+    @Test
+    void aLaneThatFillsIsHandedToTheTotalsAndNothingIsLost() {
+        Counting w = new Counting();
+        Totals totals = new Totals();
+        WindowTotals.attach(w, totals);
+        int n = 3 * 32_768 + 5; // past a lane's 2^15 three times
+        for (int i = 0; i < n; i++) {
+            w.record(false, false);
+            if (i % 7 == 0) {
+                w.record(true, true);
+            }
+        }
+        long slowFailures = (n + 6) / 7;
+        assertArrayEquals(calls(n, 0, 0, slowFailures), WindowTotals.calls(w, totals));
+        assertEquals(
+                3 * 32_768, totals.sum(Totals.FAST_SUCCESSES), "handed over at each 2^15, the rest still in the lane");
+        assertEquals(n + slowFailures, w.counts().calls(), "and every one applied");
+    }
+
+    @Test
+    void retiringMovesTheCallsOnceAndLaterCallsGoStraightToTheTotals() {
+        Counting w = new Counting();
+        Totals totals = new Totals();
+        WindowTotals.attach(w, totals);
+        w.record(false, false);
+        w.record(true, false);
+        WindowTotals.retire(w, totals);
+        assertArrayEquals(calls(1, 1, 0, 0), WindowTotals.calls(w, totals), "read once, not twice");
+        assertEquals(1, totals.sum(Totals.FAST_FAILURES));
+        WindowTotals.retire(w, totals);
+        assertArrayEquals(calls(1, 1, 0, 0), WindowTotals.calls(w, totals), "a second retire moves nothing");
+        for (int i = 0; i < 40_000; i++) { // a straggler's records after the breaker moved on
+            w.record(false, true);
+        }
+        assertArrayEquals(calls(1, 1, 40_000, 0), WindowTotals.calls(w, totals));
+        assertEquals(40_000, totals.sum(Totals.SLOW_SUCCESSES), "each straight into the totals");
+        assertEquals(40_002, w.counts().calls(), "the window still applies them");
+    }
+
+    @Test
+    void aWindowCountsForOneBreakerOnly() {
+        Counting w = new Counting();
+        Totals first = new Totals();
+        Totals second = new Totals();
+        assertTrue(WindowTotals.attach(w, first));
+        assertFalse(WindowTotals.attach(w, second), "a factory that hands one window to two breakers");
+        assertFalse(WindowTotals.countsInto(w, second));
+        WindowTotals.retire(w, second); // not its window: nothing moves
+        w.record(true, false);
+        assertArrayEquals(calls(0, 1, 0, 0), WindowTotals.calls(w, first));
+        assertArrayEquals(calls(0, 0, 0, 0), WindowTotals.calls(w, second), "the second breaker counts its own");
+        assertFalse(
+                WindowTotals.attach(
+                        new Window() {
+                            @Override
+                            public boolean record(boolean failure, boolean slow) {
+                                return false;
+                            }
+
+                            @Override
+                            public WindowCounts counts() {
+                                return new WindowCounts(0, 0, 0);
+                            }
+                        },
+                        first),
+                "any other window: the breaker counts");
+    }
+
+    @Test
+    void aWindowUsedAloneCountsNothingAnywhere() {
+        Counting w = new Counting();
+        for (int i = 0; i < 40_000; i++) {
+            w.record(i % 2 == 0, false);
+        }
+        Totals totals = new Totals();
+        assertArrayEquals(calls(0, 0, 0, 0), WindowTotals.calls(w, totals));
+        assertEquals(40_000, w.counts().calls());
+    }
+
+    @Test
+    void theHealthySkipAndAFailedStampAreCountedToo() {
+        Counting w = new Counting();
+        Totals totals = new Totals();
+        WindowTotals.attach(w, totals);
+        w.healthy = true;
+        w.record(false, false); // applied; the holder then declares the window healthy
+        w.record(false, false); // skipped: no lock, no write to the window
+        w.record(false, false);
+        assertEquals(1, w.counts().calls(), "only the first was applied");
+        IllegalStateException broken = new IllegalStateException("ticker broke");
+        w.stampFailure = broken;
+        assertThrows(IllegalStateException.class, () -> w.record(true, false));
+        assertEquals(broken, assertThrows(IllegalStateException.class, () -> w.record(true, true)));
+        w.stampFailure = null;
+        assertArrayEquals(calls(3, 1, 0, 1), WindowTotals.calls(w, totals), "the calls happened: counted, not applied");
+        assertEquals(1, w.counts().calls());
+    }
+
+    /**
+     * Threads released together record into one window (they collide, so outcomes also take the
+     * buffers); a reader checks that the counts never go back, and the window is retired in the
+     * middle. At rest every record is counted exactly once, in its slot.
+     */
+    @Test
+    void racingRecordersAndARetireMidwayLoseNothingAndReadsNeverGoBack() throws Exception {
+        int threads = 3;
+        int perThread = 30_000;
+        for (int round = 0; round < 10; round++) {
+            Counting w = new Counting();
+            Totals totals = new Totals();
+            WindowTotals.attach(w, totals);
+            CyclicBarrier start = new CyclicBarrier(threads + 1);
+            AtomicBoolean done = new AtomicBoolean();
+            AtomicReference<String> wentBack = new AtomicReference<>();
+            Thread reader = new Thread(() -> {
+                long[] last = new long[4];
+                boolean retired = false;
+                while (!done.get()) {
+                    long[] now = WindowTotals.calls(w, totals);
+                    for (int o = 0; o < 4; o++) {
+                        if (now[o] < last[o]) {
+                            wentBack.compareAndSet(null, "slot " + o + " read " + now[o] + " after " + last[o]);
+                        }
+                    }
+                    last = now;
+                    if (!retired && now[0] > perThread) {
+                        WindowTotals.retire(w, totals);
+                        retired = true;
+                    }
+                }
+            });
+            List<Thread> recorders = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                Thread r = new Thread(() -> {
+                    try {
+                        start.await();
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                    for (int i = 0; i < perThread; i++) {
+                        w.record(i % 10 == 0, i % 15 == 0);
+                    }
+                });
+                r.start();
+                recorders.add(r);
+            }
+            reader.start();
+            start.await();
+            for (Thread r : recorders) {
+                r.join();
+            }
+            done.set(true);
+            reader.join();
+            assertNull(wentBack.get(), "round " + round);
+            long[] expected = new long[4];
+            for (int i = 0; i < perThread; i++) {
+                expected[(i % 10 == 0 ? 1 : 0) | (i % 15 == 0 ? 2 : 0)] += threads;
+            }
+            assertArrayEquals(expected, WindowTotals.calls(w, totals), "round " + round);
+            assertEquals((long) threads * perThread, w.counts().calls(), "round " + round + ": all applied");
+        }
+    }
+}
