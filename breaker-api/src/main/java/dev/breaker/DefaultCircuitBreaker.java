@@ -184,7 +184,12 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         if (w == null) {
             throw new IllegalStateException("window factory " + describe() + " returned null from create()");
         }
-        WindowTotals.attach(w, totals); // a window that can counts this breaker's calls itself
+        // a window that can counts this breaker's calls itself; one that counts another's is refused
+        if (!WindowTotals.attach(w, totals) && WindowTotals.countsForAnother(w, totals)) {
+            throw new IllegalStateException(
+                    "window factory " + describe()
+                            + " returned a window another breaker already records into: create() must make a new window each time");
+        }
         return w;
     }
 

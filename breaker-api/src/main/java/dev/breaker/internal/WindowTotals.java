@@ -38,6 +38,15 @@ public final class WindowTotals {
         boolean countsInto(Window w, Totals totals);
 
         /**
+         * Whether the window counts into other totals than these (a plain read).
+         *
+         * @param w a window of the implementing class
+         * @param totals the breaker's totals
+         * @return true when attached to another breaker's
+         */
+        boolean countsForAnother(Window w, Totals totals);
+
+        /**
          * Hands the window's calls to its totals; later calls go there directly. Idempotent.
          *
          * @param w a window of the implementing class
@@ -100,6 +109,19 @@ public final class WindowTotals {
     public static boolean countsInto(Window w, Totals totals) {
         Counting c = of(w);
         return c != null && c.countsInto(w, totals);
+    }
+
+    /**
+     * Whether a window already counts another breaker's calls (a factory that handed out one
+     * window twice: the breaker must refuse it, or that breaker would count its calls too).
+     *
+     * @param w the window
+     * @param totals the breaker's totals
+     * @return true when it counts into other totals
+     */
+    public static boolean countsForAnother(Window w, Totals totals) {
+        Counting c = of(w);
+        return c != null && c.countsForAnother(w, totals);
     }
 
     /**

@@ -268,7 +268,7 @@ public abstract class CombiningWindow implements Window {
         long stamp;
         try {
             stamp = stampNow();
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) { // a checked one too, thrown sneakily by a ticker in another language
             countAside(outcome); // the call happened: the breaker's totals count it, the window cannot
             throw e;
         }
@@ -289,7 +289,7 @@ public abstract class CombiningWindow implements Window {
         long stamp;
         try {
             stamp = stampAt(nowNanos);
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) {
             countAside(outcome);
             throw e;
         }
@@ -516,18 +516,20 @@ public abstract class CombiningWindow implements Window {
             countAside(outcome);
             return;
         }
-        lanes = 0;
-        addLanes(l);
+        lanes = l;
+        addLanes();
     }
 
-    private void addLanes(long l) {
+    /** Moves every lane to the sink (dropped without one), each cleared once added: a failing add loses nothing. */
+    private void addLanes() {
         Totals to = sink;
-        if (to != null) {
-            for (int o = FAILED | SLOW; o >= 0; o--) {
-                long n = (l >>> (o << 4)) & 0xFFFF;
-                if (n != 0) {
+        for (int o = FAILED | SLOW; o >= 0; o--) {
+            long n = (lanes >>> (o << 4)) & 0xFFFF;
+            if (n != 0) {
+                if (to != null) {
                     to.add(o, n);
                 }
+                lanes &= ~(0xFFFFL << (o << 4));
             }
         }
     }
@@ -564,13 +566,19 @@ public abstract class CombiningWindow implements Window {
         }
 
         @Override
+        public boolean countsForAnother(Window w, Totals totals) {
+            Totals sink = ((CombiningWindow) w).sink;
+            return sink != null && sink != totals;
+        }
+
+        @Override
         public void retire(Window w, Totals totals) {
             CombiningWindow cw = (CombiningWindow) w;
             cw.lockWaiting(READER);
             try {
                 if (cw.sink == totals && !cw.retired) {
+                    cw.addLanes();
                     cw.retired = true;
-                    cw.addLanes(cw.lanes);
                     cw.lanes = LANES_FULL;
                 }
             } finally {
@@ -592,15 +600,17 @@ public abstract class CombiningWindow implements Window {
                     into[o] += totals.sum(o);
                 }
             } finally {
-                cw.unlock();
+                cw.release(READER); // drains what came meanwhile, as a reader of the counts does
             }
         }
     }
 
     /**
-     * Ends a hold that applied nothing. An urgent entry that came meanwhile waits for the next
-     * writer: the appender that raised the bit found no writer holding, so it takes the lock
-     * itself after this (see {@link #decide}).
+     * Ends a hold that applied nothing and must not run a subclass's code (an attach, before the
+     * window is published; a retire, inside the breaker's transition). An urgent entry that came
+     * meanwhile is left for the next offer, which sees the bit and drains it: a decision that was
+     * due may wait for that offer (as one found by a reader's drain waits, see
+     * {@link #drainedCounts}), and a retired window's decisions no longer matter.
      */
     private void unlock() {
         LOCK.setRelease(this, 0);

@@ -131,6 +131,8 @@ class WindowTotalsTests {
         assertTrue(WindowTotals.attach(w, first));
         assertFalse(WindowTotals.attach(w, second), "a factory that hands one window to two breakers");
         assertFalse(WindowTotals.countsInto(w, second));
+        assertTrue(WindowTotals.countsForAnother(w, second), "so the second breaker refuses it");
+        assertFalse(WindowTotals.countsForAnother(w, first));
         WindowTotals.retire(w, second); // not its window: nothing moves
         w.record(true, false);
         assertArrayEquals(calls(0, 1, 0, 0), WindowTotals.calls(w, first));
@@ -150,6 +152,40 @@ class WindowTotalsTests {
                         },
                         first),
                 "any other window: the breaker counts");
+    }
+
+    /** A factory that hands out one window: a window can count for one breaker only. */
+    private static WindowFactory always(Window w) {
+        return new WindowFactory() {
+            @Override
+            public Window create(dev.breaker.Ticker ticker) {
+                return w;
+            }
+
+            @Override
+            public String describe() {
+                return "always-the-same";
+            }
+        };
+    }
+
+    @Test
+    void aSecondBreakerRefusesAWindowThatCountsAnothersCallsAndTheFirstCountsOnlyItsOwn() {
+        Counting w = new Counting();
+        dev.breaker.CircuitBreaker first =
+                dev.breaker.CircuitBreaker.builder("first").window(always(w)).build();
+        IllegalStateException refused = assertThrows(
+                IllegalStateException.class,
+                () -> dev.breaker.CircuitBreaker.builder("second")
+                        .window(always(w))
+                        .build());
+        assertTrue(refused.getMessage().contains("always-the-same"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("create() must make a new window each time"), refused.getMessage());
+        first.tryAcquire().onSuccess(0);
+        first.reset(); // the same window again, for the same breaker: still its own
+        first.tryAcquire().onFailure(0, null);
+        assertEquals(1, first.metrics().totalSuccesses());
+        assertEquals(1, first.metrics().totalFailures());
     }
 
     @Test

@@ -224,6 +224,7 @@ public abstract class RateWindowRaceContract {
                 .build();
         CyclicBarrier start = new CyclicBarrier(threads + 1);
         ExecutorService pool = Executors.newFixedThreadPool(threads);
+        ExecutorService reader = Executors.newSingleThreadExecutor();
         List<Future<?>> recorders = new ArrayList<>();
         RuntimeException boom = new RuntimeException("boom");
         try {
@@ -242,27 +243,35 @@ public abstract class RateWindowRaceContract {
                     return null;
                 }));
             }
+            AtomicBoolean recording = new AtomicBoolean(true);
+            Future<String> reading = reader.submit(
+                    () -> { // reads while the resets go on, not between them
+                        BreakerMetrics last = b.metrics();
+                        while (recording.get()) {
+                            BreakerMetrics now = b.metrics();
+                            if (now.totalSuccesses() < last.totalSuccesses()
+                                    || now.totalFailures() < last.totalFailures()
+                                    || now.totalSlowSuccesses() < last.totalSlowSuccesses()
+                                    || now.totalSlowFailures() < last.totalSlowFailures()) {
+                                return "the totals went back: " + last + " then " + now;
+                            }
+                            last = now;
+                        }
+                        return null;
+                    });
             start.await();
-            BreakerMetrics last = b.metrics();
-            int resets = 0;
             while (!recorders.stream().allMatch(Future::isDone)) {
-                if (resets++ % 4 == 0) {
-                    b.reset();
-                }
-                BreakerMetrics now = b.metrics();
-                assertTrue(
-                        now.totalSuccesses() >= last.totalSuccesses()
-                                && now.totalFailures() >= last.totalFailures()
-                                && now.totalSlowSuccesses() >= last.totalSlowSuccesses()
-                                && now.totalSlowFailures() >= last.totalSlowFailures(),
-                        "the totals went back: " + last + " then " + now);
-                last = now;
+                b.reset();
+                Thread.yield();
             }
+            recording.set(false);
             for (Future<?> f : recorders) {
                 f.get(60, TimeUnit.SECONDS);
             }
+            assertEquals(null, reading.get(60, TimeUnit.SECONDS));
         } finally {
             pool.shutdownNow();
+            reader.shutdownNow();
         }
         BreakerMetrics m = b.metrics();
         assertEquals(told[0].sum() + told[2].sum(), m.totalSuccesses(), "successes");

@@ -35,6 +35,38 @@ class CountWindowTests {
                 message, assertThrows(IllegalArgumentException.class, action).getMessage());
     }
 
+    /**
+     * The closed era's calls are counted in its window; when a probe closes the breaker with a new
+     * window, they are handed to the totals first: none is lost across the eras.
+     */
+    @Test
+    void theTotalsKeepTheCallsOfEveryEraAcrossARecovery() {
+        AtomicLong now = new AtomicLong();
+        CircuitBreaker b = CircuitBreaker.builder("recovering")
+                .window(CountWindow.builder()
+                        .size(4)
+                        .minimumCalls(4)
+                        .failureRateThreshold(0.5)
+                        .build())
+                .cooldown(Duration.ofSeconds(1))
+                .probes(1)
+                .ticker(now::get)
+                .build();
+        b.tryAcquire().onSuccess(0);
+        b.tryAcquire().onSuccess(0);
+        b.tryAcquire().onFailure(0, null);
+        b.tryAcquire().onFailure(0, null);
+        assertEquals(State.OPEN, b.state());
+        now.set(Duration.ofSeconds(2).toNanos());
+        b.tryAcquire().onSuccess(0);
+        assertEquals(State.CLOSED, b.state(), "the probe closed it, with a new window");
+        b.tryAcquire().onSuccess(0);
+        BreakerMetrics m = b.metrics();
+        assertEquals(4, m.totalSuccesses(), "2 before the trip, the probe, 1 after");
+        assertEquals(2, m.totalFailures());
+        assertEquals(1, m.bufferedCalls(), "the new era's window");
+    }
+
     @Test
     void badSettingsNameKeyAndValue() {
         rejects(

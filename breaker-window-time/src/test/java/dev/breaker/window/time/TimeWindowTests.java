@@ -184,6 +184,49 @@ class TimeWindowTests {
         assertEquals(State.CLOSED, b.state());
     }
 
+    /**
+     * A call that passed the breaker's generation check and is taking its time stamp in the window
+     * when a reset replaces the window lands in the old one: counted once in the totals, and in
+     * neither window's counts of the new era.
+     */
+    @Test
+    void aCallThatLandsInTheOldWindowAfterAResetIsCountedOnce() throws Exception {
+        Thread[] straggler = new Thread[1];
+        java.util.concurrent.CountDownLatch stamping = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch goOn = new java.util.concurrent.CountDownLatch(1);
+        CircuitBreaker b = CircuitBreaker.builder("straggler")
+                .window(TimeWindow.builder()
+                        .length(Duration.ofSeconds(10))
+                        .buckets(10)
+                        .build())
+                .ticker(() -> {
+                    if (Thread.currentThread() == straggler[0]) {
+                        stamping.countDown();
+                        try {
+                            goOn.await();
+                        } catch (InterruptedException e) {
+                            throw new AssertionError(e);
+                        }
+                    }
+                    return 0;
+                })
+                .build();
+        b.tryAcquire().onSuccess(0);
+        var permit = b.tryAcquire();
+        straggler[0] = new Thread(() -> permit.onFailure(0, null));
+        straggler[0].start();
+        assertTrue(stamping.await(10, TimeUnit.SECONDS));
+        b.reset(); // a new window; the straggler is inside the old one
+        b.tryAcquire().onSuccess(0);
+        goOn.countDown();
+        straggler[0].join(10_000);
+        BreakerMetrics m = b.metrics();
+        assertEquals(2, m.totalSuccesses());
+        assertEquals(1, m.totalFailures(), "the straggler's failure, once");
+        assertEquals(0, m.lateResults(), "it passed the generation check before the reset");
+        assertEquals(1, m.bufferedCalls(), "the new window holds only the new era's call");
+    }
+
     @Test
     void creatingAndIdlingStartsNoThread() {
         int before = Thread.activeCount();
