@@ -5,7 +5,6 @@ import dev.breaker.internal.Totals;
 import dev.breaker.internal.WindowTotals;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A window whose exact state has one writer at a time, fed by striped buffers: the base of the
@@ -74,9 +73,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p><b>Memory.</b> A thread's stripe is fixed by a hash of its id (no per-thread state, so
  * millions of virtual threads cost nothing more) among at most twice the processors, and made
- * when a thread first needs it: a window used by one thread has one stripe. A thread never moves
- * to another stripe, which keeps its outcomes in order. Until a holder has listed a new stripe
- * among those it drains, each thread appending to it flags the change itself before appending:
+ * when a thread first needs it: a window used by one thread at a time has none, nor the array of
+ * them. A thread never moves to another stripe, which keeps its outcomes in order. Until a holder
+ * has listed a new stripe among those it drains, each thread appending to it flags the change itself before appending:
  * its maker flags it only after installing it, and an entry taken in between could otherwise wait
  * where no drain looks.
  *
@@ -127,12 +126,15 @@ public abstract class CombiningWindow implements Window {
 
     private static final VarHandle LOCK;
     private static final VarHandle FLAGS;
+    private static final VarHandle STRIPES;
+    private static final VarHandle STRIPE = MethodHandles.arrayElementVarHandle(Stripe[].class);
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             LOCK = lookup.findVarHandle(CombiningWindow.class, "lock", int.class);
             FLAGS = lookup.findVarHandle(CombiningWindow.class, "flags", int.class);
+            STRIPES = lookup.findVarHandle(CombiningWindow.class, "stripes", Stripe[].class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -144,7 +146,7 @@ public abstract class CombiningWindow implements Window {
      * thread's outcomes always go to the same stripe, so its order is kept (a thread moved to
      * another stripe could have a later outcome drained before an earlier one).
      */
-    private final AtomicReferenceArray<Stripe> stripes = new AtomicReferenceArray<>(MAX_STRIPES);
+    private volatile Stripe[] stripes; // null until the first stripe: a window used by one thread never needs it
     /**
      * Packed {@code (low 32 bits of the stamp << 32) | share}: buffering is allowed for outcomes of
      * that stamp when the share (each stripe's part of the margin, also set as its budget) is not
@@ -377,7 +379,7 @@ public abstract class CombiningWindow implements Window {
         }
         long g = gate;
         if ((int) g >= 0 && (int) (g >>> 32) == (int) stamp) {
-            Stripe s = stripes.get(index());
+            Stripe s = stripeAt(index());
             if (s != null && s.offer(this, entry, outcome != 0, false) == Stripe.TAKEN) {
                 countAside(outcome);
                 if ((int) gate < 0) {
@@ -477,7 +479,7 @@ public abstract class CombiningWindow implements Window {
             } else if (everBuffered) {
                 // after buffering stopped, a thread that read the old gate may still append: the
                 // holder's own earlier outcomes must be applied before this one
-                Stripe mine = stripes.get(index());
+                Stripe mine = stripeAt(index());
                 if (mine != null) {
                     trips = mine.drain(this);
                 }
@@ -718,7 +720,7 @@ public abstract class CombiningWindow implements Window {
         Stripe[] now = new Stripe[MAX_STRIPES];
         int n = 0;
         for (int i = 0; i < MAX_STRIPES; i++) { // one pass: stripes may be made meanwhile
-            Stripe s = stripes.get(i);
+            Stripe s = stripeAt(i);
             if (s != null) {
                 now[n++] = s;
             }
@@ -734,13 +736,24 @@ public abstract class CombiningWindow implements Window {
 
     /** The stripe at {@code i}, made if it does not exist yet. */
     private Stripe stripeOf(int i) {
-        Stripe s = stripes.get(i);
+        Stripe s = stripeAt(i);
         if (s == null) {
-            stripes.compareAndSet(i, null, new Stripe()); // closed to bad outcomes until a holder opens it
-            s = stripes.get(i);
+            Stripe[] all = stripes;
+            if (all == null) {
+                STRIPES.compareAndSet(this, null, new Stripe[MAX_STRIPES]);
+                all = stripes;
+            }
+            STRIPE.compareAndSet(all, i, null, new Stripe()); // closed to bad outcomes until a holder opens it
+            s = (Stripe) STRIPE.getVolatile(all, i);
             stripesChanged = true;
         }
         return s;
+    }
+
+    /** The stripe at {@code i}, or null if none was made there (or none at all yet). */
+    private Stripe stripeAt(int i) {
+        Stripe[] all = stripes;
+        return all == null ? null : (Stripe) STRIPE.getVolatile(all, i);
     }
 
     /** The gate while nothing may be buffered. */
@@ -758,7 +771,7 @@ public abstract class CombiningWindow implements Window {
     }
 
     private void publishChanges() {
-        if (buffering && stripes.get(index()) == null) {
+        if (buffering && stripeAt(index()) == null) {
             stripeOf(index()); // the holder's own stripe, listed just below, so its next outcomes can be buffered
         }
         if (stripesChanged) {
