@@ -75,9 +75,9 @@ import java.lang.invoke.VarHandle;
  * millions of virtual threads cost nothing more) among at most twice the processors, and made
  * when a thread first needs it: a window used by one thread at a time has none, nor the array of
  * them. A thread never moves to another stripe, which keeps its outcomes in order. Until a holder
- * has listed a new stripe among those it drains, each thread appending to it flags the change itself before appending:
- * its maker flags it only after installing it, and an entry taken in between could otherwise wait
- * where no drain looks.
+ * has listed a new stripe among those it drains, each thread appending to it flags the change
+ * itself before appending: its maker flags it only after installing it, and an entry taken in
+ * between could otherwise wait where no drain looks.
  *
  * <p><b>The breaker's running counts.</b> A breaker counts every call by outcome
  * ({@code BreakerMetrics}' totals); a window of this class counts them for it, so that a call pays
