@@ -185,7 +185,8 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             throw new IllegalStateException("window factory " + describe() + " returned null from create()");
         }
         // a window that can counts this breaker's calls itself; one that counts another's is refused
-        if (!WindowTotals.attach(w, totals) && WindowTotals.countsForAnother(w, totals)) {
+        WindowTotals.attach(w, totals);
+        if (WindowTotals.countsForAnother(w, totals)) {
             throw new IllegalStateException(
                     "window factory " + describe()
                             + " returned a window another breaker already records into: create() must make a new window each time");

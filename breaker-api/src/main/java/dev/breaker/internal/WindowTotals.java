@@ -24,9 +24,8 @@ public final class WindowTotals {
          *
          * @param w a window of the implementing class
          * @param totals the breaker's totals
-         * @return whether it now counts into them
          */
-        boolean attach(Window w, Totals totals);
+        void attach(Window w, Totals totals);
 
         /**
          * Whether the window counts into these totals (a plain read: for the thread that attached it).
@@ -88,15 +87,17 @@ public final class WindowTotals {
     }
 
     /**
-     * Has a fresh window count a breaker's calls, if it can.
+     * Has a fresh window count a breaker's calls, if it can and counts for nobody yet; then
+     * {@link #countsInto} says so, and the breaker must not count them itself.
      *
      * @param w the window, not yet published
      * @param totals the breaker's totals
-     * @return whether it counts them (then the breaker must not)
      */
-    public static boolean attach(Window w, Totals totals) {
+    public static void attach(Window w, Totals totals) {
         Counting c = of(w);
-        return c != null && c.attach(w, totals);
+        if (c != null) {
+            c.attach(w, totals);
+        }
     }
 
     /**

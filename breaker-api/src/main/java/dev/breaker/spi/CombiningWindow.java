@@ -547,16 +547,14 @@ public abstract class CombiningWindow implements Window {
     /** {@link WindowTotals}' access, which keeps these holds off the public API. */
     private static final class Counting implements WindowTotals.Counting {
         @Override
-        public boolean attach(Window w, Totals totals) {
+        public void attach(Window w, Totals totals) {
             CombiningWindow cw = (CombiningWindow) w;
             cw.lockWaiting(READER);
             try {
-                if (cw.sink != null || cw.retired) {
-                    return false; // counts for another breaker: a factory that handed out one window twice
+                if (cw.sink == null && !cw.retired) { // else it counts for a breaker already
+                    cw.sink = totals;
+                    cw.lanes = 0;
                 }
-                cw.sink = totals;
-                cw.lanes = 0;
-                return true;
             } finally {
                 cw.unlock();
             }

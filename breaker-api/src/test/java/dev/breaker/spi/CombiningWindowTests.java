@@ -587,18 +587,42 @@ class CombiningWindowTests {
     }
 
     /** Overrides only what it must: every default of the base class in use. */
+    /**
+     * Applies everything, tripping when told to; healthy (a plain success is then a no-op) when
+     * told so; its stamp is {@link #stamp}, or it fails.
+     */
     static final class Plain extends CombiningWindow {
         int calls;
+        long lastStamp = -1;
+        volatile boolean trips;
+        volatile boolean healthy;
+        volatile long stamp;
+        volatile RuntimeException stampFailure;
 
         @Override
         protected boolean applyLocked(int outcome, long stamp) {
             calls++;
-            return false;
+            lastStamp = stamp;
+            return trips;
         }
 
         @Override
         protected int safeBadOutcomesLocked() {
             return 1_000;
+        }
+
+        @Override
+        protected boolean plainSuccessIsNoOp() {
+            return healthy;
+        }
+
+        @Override
+        protected long stampNow() {
+            RuntimeException e = stampFailure;
+            if (e != null) {
+                throw e;
+            }
+            return stamp;
         }
 
         @Override

@@ -23,57 +23,15 @@ import org.junit.jupiter.api.Test;
  */
 class WindowTotalsTests {
 
-    /** Applies everything; healthy (a plain success is a no-op) when told so. */
-    static final class Counting extends CombiningWindow {
-        volatile boolean healthy;
-        volatile RuntimeException stampFailure;
-        int applied;
-
-        @Override
-        protected boolean applyLocked(int outcome, long stamp) {
-            applied++;
-            return false;
-        }
-
-        @Override
-        protected int safeBadOutcomesLocked() {
-            return 1_000;
-        }
-
-        @Override
-        protected boolean plainSuccessIsNoOp() {
-            return healthy;
-        }
-
-        @Override
-        protected long stampNow() {
-            RuntimeException e = stampFailure;
-            if (e != null) {
-                throw e;
-            }
-            return 0;
-        }
-
-        @Override
-        protected WindowCounts countsLocked() {
-            return new WindowCounts(applied, 0, 0);
-        }
-
-        @Override
-        public WindowCounts counts() {
-            return drainedCounts(() -> {});
-        }
-    }
-
     private static long[] calls(long fastSuccesses, long fastFailures, long slowSuccesses, long slowFailures) {
         return new long[] {fastSuccesses, fastFailures, slowSuccesses, slowFailures};
     }
 
     @Test
     void aLoneRecordersCallsAreCountedByOutcomeInTheWindowNotYetInTheTotals() {
-        Counting w = new Counting();
+        CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
         Totals totals = new Totals();
-        assertTrue(WindowTotals.attach(w, totals));
+        WindowTotals.attach(w, totals);
         assertTrue(WindowTotals.countsInto(w, totals));
         w.record(false, false);
         w.record(true, false);
@@ -86,7 +44,7 @@ class WindowTotalsTests {
 
     @Test
     void aLaneThatFillsIsHandedToTheTotalsAndNothingIsLost() {
-        Counting w = new Counting();
+        CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
         Totals totals = new Totals();
         WindowTotals.attach(w, totals);
         int n = 3 * 32_768 + 5; // past a lane's 2^15 three times
@@ -105,7 +63,7 @@ class WindowTotalsTests {
 
     @Test
     void retiringMovesTheCallsOnceAndLaterCallsGoStraightToTheTotals() {
-        Counting w = new Counting();
+        CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
         Totals totals = new Totals();
         WindowTotals.attach(w, totals);
         w.record(false, false);
@@ -125,11 +83,12 @@ class WindowTotalsTests {
 
     @Test
     void aWindowCountsForOneBreakerOnly() {
-        Counting w = new Counting();
+        CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
         Totals first = new Totals();
         Totals second = new Totals();
-        assertTrue(WindowTotals.attach(w, first));
-        assertFalse(WindowTotals.attach(w, second), "a factory that hands one window to two breakers");
+        WindowTotals.attach(w, first);
+        WindowTotals.attach(w, second); // a factory that hands one window to two breakers
+        assertTrue(WindowTotals.countsInto(w, first));
         assertFalse(WindowTotals.countsInto(w, second));
         assertTrue(WindowTotals.countsForAnother(w, second), "so the second breaker refuses it");
         assertFalse(WindowTotals.countsForAnother(w, first));
@@ -137,21 +96,20 @@ class WindowTotalsTests {
         w.record(true, false);
         assertArrayEquals(calls(0, 1, 0, 0), WindowTotals.calls(w, first));
         assertArrayEquals(calls(0, 0, 0, 0), WindowTotals.calls(w, second), "the second breaker counts its own");
-        assertFalse(
-                WindowTotals.attach(
-                        new Window() {
-                            @Override
-                            public boolean record(boolean failure, boolean slow) {
-                                return false;
-                            }
+        Window other = new Window() {
+            @Override
+            public boolean record(boolean failure, boolean slow) {
+                return false;
+            }
 
-                            @Override
-                            public WindowCounts counts() {
-                                return new WindowCounts(0, 0, 0);
-                            }
-                        },
-                        first),
-                "any other window: the breaker counts");
+            @Override
+            public WindowCounts counts() {
+                return new WindowCounts(0, 0, 0);
+            }
+        };
+        WindowTotals.attach(other, first);
+        assertFalse(WindowTotals.countsInto(other, first), "any other window: the breaker counts");
+        assertFalse(WindowTotals.countsForAnother(other, second));
     }
 
     /** A factory that hands out one window: a window can count for one breaker only. */
@@ -171,7 +129,7 @@ class WindowTotalsTests {
 
     @Test
     void aSecondBreakerRefusesAWindowThatCountsAnothersCallsAndTheFirstCountsOnlyItsOwn() {
-        Counting w = new Counting();
+        CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
         dev.breaker.CircuitBreaker first =
                 dev.breaker.CircuitBreaker.builder("first").window(always(w)).build();
         IllegalStateException refused = assertThrows(
@@ -190,7 +148,7 @@ class WindowTotalsTests {
 
     @Test
     void aWindowUsedAloneCountsNothingAnywhere() {
-        Counting w = new Counting();
+        CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
         for (int i = 0; i < 40_000; i++) {
             w.record(i % 2 == 0, false);
         }
@@ -201,7 +159,7 @@ class WindowTotalsTests {
 
     @Test
     void theHealthySkipAndAFailedStampAreCountedToo() {
-        Counting w = new Counting();
+        CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
         Totals totals = new Totals();
         WindowTotals.attach(w, totals);
         w.healthy = true;
@@ -213,9 +171,60 @@ class WindowTotalsTests {
         w.stampFailure = broken;
         assertThrows(IllegalStateException.class, () -> w.record(true, false));
         assertEquals(broken, assertThrows(IllegalStateException.class, () -> w.record(true, true)));
+        assertEquals(broken, assertThrows(IllegalStateException.class, () -> w.recordAt(false, true, 5)));
         w.stampFailure = null;
-        assertArrayEquals(calls(3, 1, 0, 1), WindowTotals.calls(w, totals), "the calls happened: counted, not applied");
+        assertArrayEquals(calls(3, 1, 1, 1), WindowTotals.calls(w, totals), "the calls happened: counted, not applied");
         assertEquals(1, w.counts().calls());
+    }
+
+    @Test
+    void recordAndRecordAtOfferAtTheSubclassStampAndAnswerItsTrip() {
+        CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
+        w.stamp = 7;
+        assertFalse(w.recordAt(false, false, 123));
+        assertEquals(7, w.lastStamp, "by default a reading is stamped as now is");
+        w.stamp = 9;
+        assertFalse(w.record(true, false));
+        assertEquals(9, w.lastStamp);
+        w.trips = true;
+        assertTrue(w.record(false, false));
+        assertTrue(w.recordAt(false, false, 1));
+    }
+
+    /** A factory that makes a new window each time, and keeps them. */
+    private static final class Fresh implements WindowFactory {
+        final List<CombiningWindowTests.Plain> made = new ArrayList<>();
+
+        @Override
+        public Window create(dev.breaker.Ticker ticker) {
+            CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
+            made.add(w);
+            return w;
+        }
+
+        @Override
+        public String describe() {
+            return "fresh";
+        }
+    }
+
+    @Test
+    void aBreakersTotalsKeepEveryEraAcrossResetsWithoutCountingAnyCallTwice() {
+        Fresh windows = new Fresh();
+        dev.breaker.CircuitBreaker b =
+                dev.breaker.CircuitBreaker.builder("eras").window(windows).build();
+        b.tryAcquire().onSuccess(0);
+        b.tryAcquire().onFailure(0, null);
+        b.reset();
+        b.tryAcquire().onSuccess(0);
+        b.reset();
+        b.reset();
+        b.tryAcquire().onSuccess(0);
+        assertEquals(4, windows.made.size(), "a new window per era");
+        assertEquals(3, b.metrics().totalSuccesses(), "the retired windows' calls are in the totals");
+        assertEquals(1, b.metrics().totalFailures());
+        windows.made.get(0).record(false, false); // a straggler into the first era's window
+        assertEquals(4, b.metrics().totalSuccesses(), "counted once, in the totals");
     }
 
     /**
@@ -228,7 +237,7 @@ class WindowTotalsTests {
         int threads = 3;
         int perThread = 30_000;
         for (int round = 0; round < 10; round++) {
-            Counting w = new Counting();
+            CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
             Totals totals = new Totals();
             WindowTotals.attach(w, totals);
             CyclicBarrier start = new CyclicBarrier(threads + 1);
