@@ -1,6 +1,7 @@
 package dev.breaker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -185,5 +186,29 @@ class TotalsTests {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * What the registry's idle eviction compares between sweeps moves with every kind of call:
+     * an outcome, a release, a rejection and a late result each change it.
+     */
+    @Test
+    void theActivityMovesWithEveryKindOfCall() {
+        DefaultCircuitBreaker b = (DefaultCircuitBreaker) breaker(5, 1);
+        long[] before = b.activity();
+        b.tryAcquire().onSuccess(0);
+        long[] afterOutcome = b.activity();
+        assertFalse(java.util.Arrays.equals(before, afterOutcome), "an outcome");
+        b.tryAcquire().release();
+        long[] afterRelease = b.activity();
+        assertFalse(java.util.Arrays.equals(afterOutcome, afterRelease), "a release");
+        Permit held = b.tryAcquire();
+        b.reset();
+        held.onFailure(0, null);
+        long[] afterLate = b.activity();
+        assertFalse(java.util.Arrays.equals(afterRelease, afterLate), "a late result");
+        b.isolate();
+        b.tryAcquire();
+        assertFalse(java.util.Arrays.equals(afterLate, b.activity()), "a rejection");
     }
 }
