@@ -4,6 +4,7 @@ import static dev.breaker.spi.CombiningWindow.BUFFER;
 import static dev.breaker.spi.CombiningWindow.FAILED;
 import static dev.breaker.spi.CombiningWindow.MAX_STAMP;
 import static dev.breaker.spi.CombiningWindow.SLOW;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -634,6 +635,34 @@ class CombiningWindowTests {
         public WindowCounts counts() {
             return drainedCounts(() -> {});
         }
+    }
+
+    /**
+     * An outcome that waits in a buffer is counted in the breaker's totals by its own thread at
+     * once, whichever way it got there (the busy path while another thread holds the lock, the
+     * budget of the buffering mode after), and not again when a holder applies it.
+     */
+    @Test
+    void anOutcomeLeftInABufferIsCountedInTheBreakersTotalsOnceByItsOwnThread() throws Exception {
+        Pausing w = new Pausing(100);
+        dev.breaker.internal.Totals totals = new dev.breaker.internal.Totals();
+        dev.breaker.internal.WindowTotals.attach(w, totals);
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave);
+        assertFalse(w.record(false, false)); // the lock is busy: buffered
+        assertEquals(1, totals.sum(dev.breaker.internal.Totals.FAST_SUCCESSES), "counted as it was buffered");
+        leave.countDown();
+        assertFalse(get(held));
+        assertTrue(w.isBuffering());
+        assertFalse(w.record(true, false)); // within this stripe's budget: buffered, the lock is free
+        assertEquals(1, totals.sum(dev.breaker.internal.Totals.FAST_FAILURES), "counted as it was buffered");
+        assertFalse(w.log.contains("F"), "not applied yet");
+        w.counts();
+        assertTrue(w.log.contains("F"), "applied by the reader's drain");
+        assertArrayEquals(
+                new long[] {2, 1, 0, 0},
+                dev.breaker.internal.WindowTotals.calls(w, totals),
+                "the holder's own call in the window's lanes, the buffered ones in the totals, none twice");
     }
 
     @Test

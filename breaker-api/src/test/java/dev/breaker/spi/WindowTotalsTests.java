@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -232,6 +233,7 @@ class WindowTotalsTests {
      * buffers); a reader checks that the counts never go back, and the window is retired in the
      * middle. At rest every record is counted exactly once, in its slot.
      */
+    @Tag("race") // its verdict on a mutant depends on the schedule: PIT leaves it out
     @Test
     void racingRecordersAndARetireMidwayLoseNothingAndReadsNeverGoBack() throws Exception {
         int threads = 3;
