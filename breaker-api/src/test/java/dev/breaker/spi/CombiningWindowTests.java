@@ -663,6 +663,12 @@ class CombiningWindowTests {
                 new long[] {2, 1, 0, 0},
                 dev.breaker.internal.WindowTotals.calls(w, totals),
                 "the holder's own call in the window's lanes, the buffered ones in the totals, none twice");
+        toTheLastBufferingHold(w);
+        w.counts(); // the hold that ends the buffering mode
+        assertFalse(w.isBuffering());
+        assertFalse(w.record(false, true)); // alone again, but the window buffered once: the general hold
+        assertEquals(0, totals.sum(dev.breaker.internal.Totals.SLOW_SUCCESSES), "counted under the lock");
+        assertArrayEquals(new long[] {2, 1, 1, 0}, dev.breaker.internal.WindowTotals.calls(w, totals));
     }
 
     @Test

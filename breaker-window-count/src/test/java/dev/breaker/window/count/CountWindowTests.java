@@ -35,6 +35,20 @@ class CountWindowTests {
                 message, assertThrows(IllegalArgumentException.class, action).getMessage());
     }
 
+    /** A breaker with a count window of 4 at a 50% failure rate and at least 4 calls. */
+    private static CircuitBreaker fourAtHalf(AtomicLong now, Duration cooldown, int probes) {
+        return CircuitBreaker.builder("rates")
+                .window(CountWindow.builder()
+                        .size(4)
+                        .failureRateThreshold(0.5)
+                        .minimumCalls(4)
+                        .build())
+                .cooldown(cooldown)
+                .probes(probes)
+                .ticker(now::get)
+                .build();
+    }
+
     /**
      * The closed era's calls are counted in its window; when a probe closes the breaker with a new
      * window, they are handed to the totals first: none is lost across the eras.
@@ -42,16 +56,7 @@ class CountWindowTests {
     @Test
     void theTotalsKeepTheCallsOfEveryEraAcrossARecovery() {
         AtomicLong now = new AtomicLong();
-        CircuitBreaker b = CircuitBreaker.builder("recovering")
-                .window(CountWindow.builder()
-                        .size(4)
-                        .minimumCalls(4)
-                        .failureRateThreshold(0.5)
-                        .build())
-                .cooldown(Duration.ofSeconds(1))
-                .probes(1)
-                .ticker(now::get)
-                .build();
+        CircuitBreaker b = fourAtHalf(now, Duration.ofSeconds(1), 1);
         b.tryAcquire().onSuccess(0);
         b.tryAcquire().onSuccess(0);
         b.tryAcquire().onFailure(0, null);
@@ -157,16 +162,7 @@ class CountWindowTests {
     @Test
     void failureRateWorkedExample() {
         AtomicLong now = new AtomicLong();
-        CircuitBreaker b = CircuitBreaker.builder("rates")
-                .window(CountWindow.builder()
-                        .size(4)
-                        .failureRateThreshold(0.5)
-                        .minimumCalls(4)
-                        .build())
-                .cooldown(Duration.ofSeconds(10))
-                .probes(2)
-                .ticker(now::get)
-                .build();
+        CircuitBreaker b = fourAtHalf(now, Duration.ofSeconds(10), 2);
         boolean[] outcomes = {true, false, true, false};
         for (int i = 0; i < outcomes.length; i++) {
             assertEquals(State.CLOSED, b.state(), "before call " + (i + 1));
