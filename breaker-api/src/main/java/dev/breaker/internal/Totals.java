@@ -120,6 +120,17 @@ public final class Totals {
     }
 
     /**
+     * Adds the four call counters, by outcome, to {@code into}.
+     *
+     * @param into indexed {@link #FAST_SUCCESSES} to {@link #SLOW_FAILURES}
+     */
+    public void addCalls(long[] into) {
+        for (int slot = FAST_SUCCESSES; slot <= SLOW_FAILURES; slot++) {
+            into[slot] += sum(slot);
+        }
+    }
+
+    /**
      * A counter's value: every add that ended before this read began, and perhaps some that ran
      * meanwhile.
      *

@@ -151,9 +151,7 @@ public final class WindowTotals {
         if (c != null) {
             c.read(w, totals, into);
         } else {
-            for (int slot = 0; slot < into.length; slot++) {
-                into[slot] = totals.sum(slot);
-            }
+            totals.addCalls(into);
         }
         return into;
     }

@@ -596,9 +596,7 @@ public abstract class CombiningWindow implements Window {
                         into[o] += (cw.lanes >>> (o << 4)) & 0xFFFF;
                     }
                 }
-                for (int o = FAILED | SLOW; o >= 0; o--) {
-                    into[o] += totals.sum(o);
-                }
+                totals.addCalls(into);
             } finally {
                 cw.release(READER); // drains what came meanwhile, as a reader of the counts does
             }

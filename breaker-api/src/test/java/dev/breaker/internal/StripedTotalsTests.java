@@ -3,9 +3,6 @@ package dev.breaker.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Tag;
@@ -54,7 +51,6 @@ class StripedTotalsTests {
         int perThread = 20_000;
         for (int round = 0; round < 20; round++) {
             Totals t = new Totals();
-            CyclicBarrier start = new CyclicBarrier(threads + 1);
             AtomicBoolean done = new AtomicBoolean();
             AtomicReference<String> wentBack = new AtomicReference<>();
             Thread reader = new Thread(() -> {
@@ -70,26 +66,11 @@ class StripedTotalsTests {
                 }
             });
             reader.start();
-            List<Thread> adders = new ArrayList<>();
-            for (int i = 0; i < threads; i++) {
-                int offset = i;
-                Thread a = new Thread(() -> {
-                    try {
-                        start.await();
-                    } catch (Exception e) {
-                        throw new AssertionError(e);
-                    }
-                    for (int n = 0; n < perThread; n++) {
-                        t.add((n + offset) % (Totals.SHADOW_FAILURES + 1), 1 + (n & 1));
-                    }
-                });
-                a.start();
-                adders.add(a);
-            }
-            start.await();
-            for (Thread a : adders) {
-                a.join();
-            }
+            Released.run(threads, offset -> {
+                for (int n = 0; n < perThread; n++) {
+                    t.add((n + offset) % (Totals.SHADOW_FAILURES + 1), 1 + (n & 1));
+                }
+            });
             done.set(true);
             reader.join();
             long all = 0;

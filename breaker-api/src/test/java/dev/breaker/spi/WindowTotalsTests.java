@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.breaker.internal.Released;
 import dev.breaker.internal.Totals;
 import dev.breaker.internal.WindowTotals;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Tag;
@@ -242,7 +242,6 @@ class WindowTotalsTests {
             CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
             Totals totals = new Totals();
             WindowTotals.attach(w, totals);
-            CyclicBarrier start = new CyclicBarrier(threads + 1);
             AtomicBoolean done = new AtomicBoolean();
             AtomicReference<String> wentBack = new AtomicReference<>();
             Thread reader = new Thread(() -> {
@@ -262,26 +261,12 @@ class WindowTotalsTests {
                     }
                 }
             });
-            List<Thread> recorders = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                Thread r = new Thread(() -> {
-                    try {
-                        start.await();
-                    } catch (Exception e) {
-                        throw new AssertionError(e);
-                    }
-                    for (int i = 0; i < perThread; i++) {
-                        w.record(i % 10 == 0, i % 15 == 0);
-                    }
-                });
-                r.start();
-                recorders.add(r);
-            }
             reader.start();
-            start.await();
-            for (Thread r : recorders) {
-                r.join();
-            }
+            Released.run(threads, t -> {
+                for (int i = 0; i < perThread; i++) {
+                    w.record(i % 10 == 0, i % 15 == 0);
+                }
+            });
             done.set(true);
             reader.join();
             assertNull(wentBack.get(), "round " + round);
