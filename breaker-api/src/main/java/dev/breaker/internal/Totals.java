@@ -24,8 +24,14 @@ import java.lang.invoke.VarHandle;
  * <p><b>Reading.</b> A counter's value is its base plus its slot in every cell, each read once.
  * It is not a snapshot of a moment while adds go on, but every part only grows, so a read that
  * starts after another ended never sees less: counters read this way never go back.
+ *
+ * <p><b>Not final</b>, for the tests only: a test's subclass holds a thread inside {@link #add},
+ * which is the one point of a rate window's busy path and of its lane hand-over where code outside
+ * {@code CombiningWindow} runs, so that an interleaving there can be forced rather than hoped for.
+ * The package is not exported, and while no subclass is loaded the JIT binds the calls as if the
+ * class were final.
  */
-public final class Totals {
+public class Totals {
 
     /** Calls that succeeded, not slow. The four call slots are the window outcome bits (1 failed, 2 slow). */
     public static final int FAST_SUCCESSES = 0;
