@@ -1,0 +1,213 @@
+package dev.breaker.spi;
+
+import static dev.breaker.spi.CombiningWindow.BUFFER;
+import static dev.breaker.spi.CombiningWindow.FAILED;
+import static dev.breaker.spi.CombiningWindow.SLOW;
+import static dev.breaker.spi.CombiningWindow.STAMP_SHIFT;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One stripe of a {@link CombiningWindow}'s buffers (its class comment tells the whole protocol:
+ * who appends here, when, and who drains): a bounded queue with many producers (threads that hash here) and one
+ * consumer (the lock holder). {@code tail} packs, so that one compare-and-set claims a slot and
+ * checks and charges everything: the entries ever claimed (16 bits, modulo 2^16), the bad ones
+ * among them (16 bits, modulo 2^16), the <i>budget</i> (how many more bad outcomes may be
+ * buffered, 30 bits) and a "closed to bad outcomes" bit. {@code head} packs what the consumer
+ * has drained the same way.
+ *
+ * <p>The budget is set by the holder after each batch, to its share of the margin less the
+ * bad outcomes already pending here, and only appends spend it: a drain does not give it back.
+ * So every bad outcome buffered since a holder computed a margin counts against that margin,
+ * even one appended with a gate read before the holder changed it; and a holder that sets a
+ * new budget changes the word, so an appender that read the old one fails its compare-and-set
+ * and reads again.
+ *
+ * <p>A claimed slot is written right after the claim; a consumer that finds it still empty
+ * waits for the write (a thread's outcomes must be applied in its order), as JCTools' MPSC
+ * queues do.
+ */
+final class Stripe {
+    static final int TAKEN = 0;
+    static final int FULL = 1;
+    static final int CLOSED = 2;
+    private static final int MASK = BUFFER - 1;
+    private static final int SIXTEEN = 0xFFFF;
+    private static final int BUDGET_MAX = (1 << 30) - 1;
+    private static final long NO_BAD = 1L << 62;
+    /**
+     * Not yet in the holder's {@code known}. A stripe is visible to other threads from the
+     * moment its maker installs it, and its maker flags {@code stripesChanged} only after
+     * that: an entry appended in between, by another thread of the same index, would sit where
+     * no drain looks, and that thread's later outcome could be applied before it (found by
+     * review). So every appender that finds this bit flags {@code stripesChanged} itself
+     * before its append; the next drain lists the stripe (clears the bit) and drains it.
+     */
+    private static final long UNLISTED = 1L << 63;
+
+    private static final VarHandle TAIL;
+    private static final VarHandle HEAD;
+    private static final VarHandle ENTRIES = MethodHandles.arrayElementVarHandle(long[].class);
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            TAIL = lookup.findVarHandle(Stripe.class, "tail", long.class);
+            HEAD = lookup.findVarHandle(Stripe.class, "head", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Starts unlisted and closed, with no budget: a holder lists and opens it and sets its budget at its next batch. */
+    @SuppressWarnings("unused") // accessed through TAIL
+    private volatile long tail = UNLISTED | NO_BAD;
+
+    @SuppressWarnings("unused") // accessed through HEAD
+    private volatile long head;
+
+    private final long[] entries = new long[BUFFER];
+
+    private static int position(long packed) {
+        return (int) packed & SIXTEEN;
+    }
+
+    private static int bad(long packed) {
+        return (int) (packed >>> 16) & SIXTEEN;
+    }
+
+    private static int budgetOf(long packed) {
+        return (int) (packed >>> 32) & BUDGET_MAX;
+    }
+
+    private static long pack(int position, int bad, int budget, long flags) {
+        return (position & SIXTEEN) | ((long) (bad & SIXTEEN) << 16) | ((long) budget << 32) | flags;
+    }
+
+    /**
+     * Appends an entry if there is room and, for a bad one, if the stripe is open to bad
+     * outcomes and has budget left ({@code urgent}: whatever the budget; it is to be decided
+     * at once by whoever holds the lock).
+     */
+    int offer(CombiningWindow window, long entry, boolean isBad, boolean urgent) {
+        for (; ; ) {
+            long t = (long) TAIL.getVolatile(this);
+            if (t < 0 && !window.stripesChanged) { // UNLISTED: have the next drain list it, before appending
+                window.stripesChanged = true;
+            }
+            long h = (long) HEAD.getVolatile(this);
+            if (((position(t) - position(h)) & SIXTEEN) >= BUFFER) {
+                return FULL;
+            }
+            int badCount = bad(t);
+            int budget = budgetOf(t);
+            if (isBad) {
+                if ((t & NO_BAD) != 0) {
+                    return CLOSED;
+                }
+                if (budget == 0) {
+                    if (!urgent) {
+                        return FULL;
+                    }
+                } else {
+                    budget--;
+                }
+                badCount++;
+            }
+            if (TAIL.compareAndSet(this, t, pack(position(t) + 1, badCount, budget, t & (NO_BAD | UNLISTED)))) {
+                ENTRIES.setRelease(entries, position(t) & MASK, entry);
+                return TAKEN;
+            }
+        }
+    }
+
+    /** Sets the budget to {@code share} less the bad outcomes pending here (none for a negative share); holder only. */
+    void budget(int share) {
+        for (; ; ) {
+            long t = (long) TAIL.getVolatile(this);
+            int pending = (bad(t) - bad((long) HEAD.getOpaque(this))) & SIXTEEN;
+            int b = (int) Math.min(BUDGET_MAX, Math.max(0, (long) share - pending));
+            if (budgetOf(t) == b || TAIL.compareAndSet(this, t, pack(position(t), bad(t), b, t & NO_BAD))) {
+                return;
+            }
+        }
+    }
+
+    /** Closes the stripe to bad outcomes if none is pending; holder only. */
+    boolean close() {
+        for (; ; ) {
+            long t = (long) TAIL.getVolatile(this);
+            if ((t & NO_BAD) != 0) {
+                return true;
+            }
+            if (((bad(t) - bad((long) HEAD.getVolatile(this))) & SIXTEEN) != 0) {
+                return false;
+            }
+            if (TAIL.compareAndSet(this, t, t | NO_BAD)) {
+                return true;
+            }
+        }
+    }
+
+    /** Lets the stripe take entries: it is in the holder's {@code known}; holder only. */
+    void list() {
+        for (; ; ) {
+            long t = (long) TAIL.getVolatile(this);
+            if ((t & UNLISTED) == 0 || TAIL.compareAndSet(this, t, t & ~UNLISTED)) {
+                return;
+            }
+        }
+    }
+
+    /** Opens the stripe to bad outcomes again; holder only. */
+    void open() {
+        for (; ; ) {
+            long t = (long) TAIL.getVolatile(this);
+            if ((t & NO_BAD) == 0 || TAIL.compareAndSet(this, t, t & ~NO_BAD)) {
+                return;
+            }
+        }
+    }
+
+    /** Entries drained so far, modulo 2^16; holder only. */
+    int drainedSoFar() {
+        return position((long) HEAD.getOpaque(this));
+    }
+
+    /** Applies what is buffered, in order; holder only. */
+    boolean drain(CombiningWindow window) {
+        long h = (long) HEAD.getOpaque(this);
+        int claimed = position((long) TAIL.getVolatile(this));
+        int at = position(h);
+        if (at == claimed) {
+            return false;
+        }
+        int drainedBad = 0;
+        boolean trips = false;
+        try {
+            do {
+                int slot = at & MASK;
+                long entry = (long) ENTRIES.getAcquire(entries, slot);
+                for (int spins = 0; entry == 0; spins++) {
+                    // claimed, not yet written: its writer is between two instructions. Skipping
+                    // it would let a later outcome of the same thread be applied first.
+                    CombiningWindow.pause(spins); // yields and parks in the end: the writer was preempted there
+                    entry = (long) ENTRIES.getAcquire(entries, slot);
+                }
+                entries[slot] = 0;
+                at = (at + 1) & SIXTEEN; // consumed even should applying it throw: a zeroed slot behind head would hang
+                // the next drain
+                int outcome = (int) entry & (FAILED | SLOW);
+                if (outcome != 0) {
+                    drainedBad++;
+                }
+                trips |= window.applyLocked(outcome, entry >>> STAMP_SHIFT);
+            } while (at != claimed);
+        } finally {
+            // after the zeroing, so a producer reusing a slot finds it empty
+            HEAD.setRelease(this, pack(at, bad(h) + drainedBad, 0, 0));
+        }
+        return trips;
+    }
+}
