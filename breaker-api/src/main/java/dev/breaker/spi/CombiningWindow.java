@@ -1,5 +1,6 @@
 package dev.breaker.spi;
 
+import dev.breaker.internal.Races;
 import dev.breaker.internal.Stripes;
 import dev.breaker.internal.Totals;
 import dev.breaker.internal.WindowTotals;
@@ -365,6 +366,9 @@ public abstract class CombiningWindow implements Window {
     private boolean offerFlagged(int f, int outcome, long stamp) {
         long entry = (stamp << STAMP_SHIFT) | PRESENT | outcome;
         if (f != 0) {
+            if (Races.ON) {
+                Races.at(Races.FLAGS_READ);
+            }
             if ((f & TRIP_PENDING) != 0 && ((int) FLAGS.getAndBitwiseAnd(this, ~TRIP_PENDING) & TRIP_PENDING) != 0) {
                 decide(entry, outcome != 0);
                 return true; // found by a drain that had no caller to tell: this caller tells
@@ -741,6 +745,9 @@ public abstract class CombiningWindow implements Window {
             }
             STRIPE.compareAndSet(all, i, null, new Stripe()); // closed to bad outcomes until a holder opens it
             s = (Stripe) STRIPE.getVolatile(all, i);
+            if (Races.ON) {
+                Races.at(Races.STRIPE_INSTALLED);
+            }
             stripesChanged = true;
         }
         return s;

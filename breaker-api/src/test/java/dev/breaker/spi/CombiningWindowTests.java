@@ -208,7 +208,7 @@ class CombiningWindowTests {
         }
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
+    static java.util.concurrent.ThreadFactory daemon(String name) {
         return r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -217,7 +217,7 @@ class CombiningWindowTests {
     }
 
     /** A single thread whose stripe index passes {@code stripe}. */
-    private static ExecutorService onStripe(String name, IntPredicate stripe) {
+    static ExecutorService onStripe(String name, IntPredicate stripe) {
         for (int i = 0; i < 200; i++) {
             ExecutorService ex = Executors.newSingleThreadExecutor(daemon(name));
             if (stripe.test(get(ex.submit(CombiningWindow::index)))) {
@@ -229,12 +229,17 @@ class CombiningWindowTests {
     }
 
     /** Puts the window in the buffering mode, the other thread's stripe open: one collision, as under load. */
-    private void collide(Pausing w) throws Exception {
+    private void collide(Pausing w) {
+        collide(w, holder, other);
+    }
+
+    /** {@code other} records a success while {@code holder} holds the lock: buffering starts. */
+    static void collide(Pausing w, ExecutorService holder, ExecutorService other) {
         CountDownLatch leave = new CountDownLatch(1);
         Future<Boolean> held = w.holdTheLock(holder, leave);
-        assertFalse(other.submit(() -> w.record(false, false)).get()); // lock busy: buffered, urgent
+        assertFalse(get(other.submit(() -> w.record(false, false)))); // lock busy: buffered, urgent
         leave.countDown();
-        assertFalse(held.get(10, TimeUnit.SECONDS));
+        assertFalse(get(held));
         assertTrue(w.isBuffering());
     }
 

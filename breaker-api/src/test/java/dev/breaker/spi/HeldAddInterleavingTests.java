@@ -66,23 +66,15 @@ class HeldAddInterleavingTests {
         }
     }
 
-    private final ExecutorService holder = single("holder");
-    private final ExecutorService other = single("other");
-    private final ExecutorService reader = single("reader");
+    private final ExecutorService holder = Executors.newSingleThreadExecutor(CombiningWindowTests.daemon("holder"));
+    private final ExecutorService other = Executors.newSingleThreadExecutor(CombiningWindowTests.daemon("other"));
+    private final ExecutorService reader = Executors.newSingleThreadExecutor(CombiningWindowTests.daemon("reader"));
 
     @AfterEach
     void stop() {
         holder.shutdownNow();
         other.shutdownNow();
         reader.shutdownNow();
-    }
-
-    private static ExecutorService single(String name) {
-        return Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        });
     }
 
     private static Thread threadOf(ExecutorService ex) {
@@ -103,12 +95,7 @@ class HeldAddInterleavingTests {
         w.ratePercent = ratePercent;
         HoldingTotals totals = new HoldingTotals();
         WindowTotals.attach(w, totals);
-        CountDownLatch first = new CountDownLatch(1);
-        Future<Boolean> collided = w.holdTheLock(holder, first);
-        assertFalse(get(other.submit(() -> w.record(false, false))), "the lock busy: buffered");
-        first.countDown();
-        assertFalse(get(collided));
-        assertTrue(w.isBuffering(), "threads collided: outcomes are buffered within their margins");
+        CombiningWindowTests.collide(w, holder, other);
 
         CountDownLatch leave = new CountDownLatch(1);
         Future<Boolean> held = w.holdTheLock(holder, leave);

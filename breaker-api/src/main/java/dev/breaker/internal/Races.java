@@ -1,0 +1,66 @@
+package dev.breaker.internal;
+
+import java.util.function.IntConsumer;
+
+/**
+ * Race points: named places between two steps of a lock-free protocol, where a test can hold a
+ * thread while other threads act, so that an interleaving the protocol must survive is forced
+ * rather than hoped for. A race test meets such an interleaving now and then; a test with a race
+ * point meets it every run, and a mutation run can count on its verdict.
+ *
+ * <p><b>Off unless asked for.</b> A point is written {@code if (Races.ON) Races.at(Races.X);}.
+ * {@link #ON} is read once, from the system property {@code dev.breaker.races}, which only this
+ * build's test runs set. Off, the condition is a constant the JIT compiles away, and the call is
+ * never made. On, a call reads one volatile field and returns while no test has installed a
+ * handler.
+ *
+ * <p>The package is not exported: only this module's tests use it.
+ */
+public final class Races {
+
+    /** Whether race points call the handler: the system property {@code dev.breaker.races}. */
+    public static final boolean ON = Boolean.getBoolean("dev.breaker.races");
+
+    /**
+     * {@code CombiningWindow}: a thread has installed a new stripe, which others of the same
+     * stripe index can now append to, and has not yet told the holder that the stripes changed.
+     */
+    public static final int STRIPE_INSTALLED = 1;
+
+    /**
+     * {@code CombiningWindow}: an offer read the window's flags and found one up; it has not yet
+     * acted on them (a trip found by a drain, an urgent outcome, the healthy mode).
+     */
+    public static final int FLAGS_READ = 2;
+
+    private static volatile IntConsumer handler;
+
+    private Races() {}
+
+    /**
+     * Runs the handler, if a test installed one, at a race point.
+     *
+     * @param point one of the constants of this class
+     */
+    public static void at(int point) {
+        IntConsumer h = handler;
+        if (h != null) {
+            h.accept(point);
+        }
+    }
+
+    /**
+     * Installs the handler that every race point calls, on every thread; null removes it.
+     *
+     * @param h what to run at each point, given the point
+     * @throws IllegalStateException when race points are off: the JVM was not started with
+     *     {@code -Ddev.breaker.races=true}
+     */
+    public static void handle(IntConsumer h) {
+        if (!ON) {
+            throw new IllegalStateException(
+                    "race points are off: start the JVM with -Ddev.breaker.races=true (this build's tests do)");
+        }
+        handler = h;
+    }
+}
