@@ -33,6 +33,18 @@ public final class Races {
      */
     public static final int FLAGS_READ = 2;
 
+    /**
+     * {@code Stripe}: the lock holder read a stripe's tail to set its budget for the next batch,
+     * and has not yet written it; appenders may spend the old budget meanwhile.
+     */
+    public static final int BUDGET_READ = 3;
+
+    /**
+     * {@code Stripe}: the lock holder, declaring the window healthy, read a stripe's tail with no
+     * bad outcome pending and has not yet closed the stripe to bad outcomes.
+     */
+    public static final int CLOSE_READ = 4;
+
     private static volatile IntConsumer handler;
 
     private Races() {}

@@ -5,6 +5,7 @@ import static dev.breaker.spi.CombiningWindow.FAILED;
 import static dev.breaker.spi.CombiningWindow.SLOW;
 import static dev.breaker.spi.CombiningWindow.STAMP_SHIFT;
 
+import dev.breaker.internal.Races;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -128,6 +129,9 @@ final class Stripe {
             long t = (long) TAIL.getVolatile(this);
             int pending = (bad(t) - bad((long) HEAD.getOpaque(this))) & SIXTEEN;
             int b = (int) Math.min(BUDGET_MAX, Math.max(0, (long) share - pending));
+            if (Races.ON) {
+                Races.at(Races.BUDGET_READ);
+            }
             if (budgetOf(t) == b || TAIL.compareAndSet(this, t, pack(position(t), bad(t), b, t & NO_BAD))) {
                 return;
             }
@@ -143,6 +147,9 @@ final class Stripe {
             }
             if (((bad(t) - bad((long) HEAD.getVolatile(this))) & SIXTEEN) != 0) {
                 return false;
+            }
+            if (Races.ON) {
+                Races.at(Races.CLOSE_READ);
             }
             if (TAIL.compareAndSet(this, t, t | NO_BAD)) {
                 return true;

@@ -122,4 +122,66 @@ class RacePointTests {
         w.counts();
         assertEquals(List.of("S", "S", "S", "F", "S", "S"), w.log, "and neither success was skipped");
     }
+
+    /**
+     * A holder sets a stripe's budget from the margin after its batch; an appender spends the old
+     * budget between the holder's read of the stripe and its write. The holder must read again,
+     * or the stripe keeps more budget than the new margin leaves, and a bad outcome that trips
+     * waits in the buffer instead of being decided.
+     */
+    @Test
+    void aBudgetSpentWhileTheHolderSetsItIsSetAgainFromWhatIsPending() {
+        CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(5); // a margin of 4 bad outcomes
+        ExecutorService sharing = CombiningWindowTests.onStripe("holder-sharing", i -> i == stripe);
+        try {
+            CombiningWindowTests.collide(w, sharing, appender); // one stripe: its budget is the whole margin, 4
+            Hold setting = new Hold(Races.BUDGET_READ, threadOf(sharing));
+            Future<Boolean> held = sharing.submit(() -> w.offerAt(CombiningWindow.FAILED, CombiningWindowTests.HOLD));
+            await(setting.inside); // its failure applied: a margin of 3, the budget read at 4
+            assertFalse(get(appender.submit(() -> w.record(true, false))), "buffered: the old budget lets it");
+            setting.letGo();
+            assertFalse(get(held));
+            assertFalse(get(appender.submit(() -> w.record(true, false))), "buffered: the budget, read again, was 2");
+            assertFalse(get(appender.submit(() -> w.record(true, false))), "buffered: the last of it");
+            assertTrue(
+                    get(appender.submit(() -> w.record(true, false))),
+                    "no budget left: decided at once, with the three before it, and the fifth failure trips");
+            assertEquals(List.of("S", "S", "F", "F", "F", "F", "F"), w.log);
+        } finally {
+            sharing.shutdownNow();
+        }
+    }
+
+    /**
+     * A holder that declares the window healthy closes each stripe to bad outcomes; an appender's
+     * success changes the stripe between the holder's read and its compare-and-set. The holder
+     * must try again, or the stripe stays open while the window is healthy: the appender's next
+     * failure waits in it, and its success after that is skipped as a healthy window's no-op,
+     * ahead of the failure, and lost.
+     */
+    @Test
+    void aStripeThatAnAppendChangesWhileTheHolderClosesItIsClosedAllTheSame() {
+        CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(1_000);
+        w.size = 3;
+        w.healthyWhenFull = true; // three successes and no failure: a plain success changes nothing
+        ExecutorService sharing = CombiningWindowTests.onStripe("holder-sharing", i -> i == stripe);
+        try {
+            CombiningWindowTests.collide(w, sharing, appender); // two successes, one stripe, buffering
+            Hold closing = new Hold(Races.CLOSE_READ, threadOf(sharing));
+            Future<Boolean> held = sharing.submit(() -> w.offerAt(0, CombiningWindowTests.HOLD));
+            await(closing.inside); // its success filled the window: healthy, closing the stripe
+            assertFalse(get(appender.submit(() -> w.record(false, false))), "a success: buffered");
+            closing.letGo();
+            assertFalse(get(held));
+            assertFalse(get(appender.submit(() -> w.record(true, false))));
+            assertFalse(get(appender.submit(() -> w.record(false, false))));
+            w.counts();
+            assertEquals(
+                    List.of("S", "S", "S", "S", "F", "S"),
+                    w.log,
+                    "every outcome of the appender's applied, in its order");
+        } finally {
+            sharing.shutdownNow();
+        }
+    }
 }
