@@ -45,6 +45,12 @@ public final class Races {
      */
     public static final int CLOSE_READ = 4;
 
+    /**
+     * {@code CombiningWindow}: a recorder found a reader of the counts holding the lock and waits
+     * for it, about to look at the lock again (a writer may have taken it meanwhile).
+     */
+    public static final int READER_AWAITED = 5;
+
     private static volatile IntConsumer handler;
 
     private Races() {}

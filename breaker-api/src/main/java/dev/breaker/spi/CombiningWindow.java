@@ -631,6 +631,9 @@ public abstract class CombiningWindow implements Window {
     /** Takes the lock as a writer once a reader's hold ends; false if another writer got it first. */
     private boolean waitForReader() {
         for (int spins = 0; ; spins++) {
+            if (Races.ON) {
+                Races.at(Races.READER_AWAITED);
+            }
             int l = (int) LOCK.getOpaque(this);
             if (l == 0 && LOCK.compareAndSet(this, 0, WRITER)) {
                 return true;

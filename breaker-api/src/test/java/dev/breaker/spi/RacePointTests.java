@@ -184,4 +184,30 @@ class RacePointTests {
             sharing.shutdownNow();
         }
     }
+
+    /**
+     * A recorder waits for a reader of the counts to let the lock go; another writer takes it
+     * first. The recorder must not apply its outcome beside that writer: it buffers it for the
+     * writer, who applies it before it leaves.
+     */
+    @Test
+    void aRecorderWaitingForAReaderThatAWriterOvertakesLeavesItsOutcomeToTheWriter() {
+        CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(1_000);
+        CountDownLatch leaveRead = new CountDownLatch(1);
+        Future<WindowCounts> reading = w.holdTheReadLock(third, leaveRead);
+        Hold waiting = new Hold(Races.READER_AWAITED, threadOf(maker));
+        Future<Boolean> recorder = maker.submit(() -> w.record(false, false));
+        await(waiting.inside); // it found the reader's hold and waits
+        leaveRead.countDown();
+        assertEquals(0, get(reading).calls());
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave); // the writer that overtakes it
+        waiting.letGo();
+        assertFalse(get(recorder));
+        assertEquals(List.of(), w.log, "nothing applied while the writer holds the lock");
+        leave.countDown();
+        assertFalse(get(held));
+        assertEquals(List.of("S", "S"), w.log);
+        assertEquals(List.of("holder", "holder"), w.appliers, "the writer applied the recorder's success too");
+    }
 }
