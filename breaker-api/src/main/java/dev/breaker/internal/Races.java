@@ -51,6 +51,12 @@ public final class Races {
      */
     public static final int READER_AWAITED = 5;
 
+    /**
+     * {@code CombiningWindow}: an offer read the gate open for its stamp and has not yet appended
+     * to its stripe; a holder may end buffering meanwhile.
+     */
+    public static final int GATE_READ = 6;
+
     private static volatile IntConsumer handler;
 
     private Races() {}

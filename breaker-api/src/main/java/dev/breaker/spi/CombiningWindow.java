@@ -383,6 +383,9 @@ public abstract class CombiningWindow implements Window {
         }
         long g = gate;
         if ((int) g >= 0 && (int) (g >>> 32) == (int) stamp) {
+            if (Races.ON) {
+                Races.at(Races.GATE_READ);
+            }
             Stripe s = stripeAt(index());
             if (s != null && s.offer(this, entry, outcome != 0, false) == Stripe.TAKEN) {
                 countAside(outcome);

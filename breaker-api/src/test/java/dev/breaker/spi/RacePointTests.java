@@ -210,4 +210,50 @@ class RacePointTests {
         assertEquals(List.of("S", "S"), w.log);
         assertEquals(List.of("holder", "holder"), w.appliers, "the writer applied the recorder's success too");
     }
+
+    /**
+     * The appender read the gate open and is held; meanwhile the window's last buffering hold
+     * ends buffering. What the appender then does with its outcome is returned for a check.
+     */
+    private Future<Boolean> anAppenderHeldWhileBufferingEnds(CombiningWindowTests.Pausing w, boolean failure)
+            throws ReflectiveOperationException {
+        CombiningWindowTests.collide(w, holder, appender);
+        CombiningWindowTests.toTheLastBufferingHold(w);
+        Hold appending = new Hold(Races.GATE_READ, threadOf(appender));
+        Future<Boolean> appended = appender.submit(() -> w.record(failure, false));
+        await(appending.inside);
+        assertFalse( // at a stamp no gate has: it takes the lock, whatever stripe its thread has
+                get(third.submit(() -> w.offerAt(0, CombiningWindowTests.HOLD))), "the hold that ends buffering");
+        assertFalse(w.isBuffering());
+        appending.letGo();
+        return appended;
+    }
+
+    /**
+     * A success appended after buffering ended, by a thread that read the gate before: its
+     * appender raises the urgent bit, so that the next hold, whoever's, drains it first; holders
+     * no longer drain other threads' stripes unless told.
+     */
+    @Test
+    void aSuccessAppendedAsBufferingEndsIsDrainedByTheNextHoldWhoeverHoldsIt() throws Exception {
+        CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(1_000);
+        assertFalse(get(anAppenderHeldWhileBufferingEnds(w, false)), "appended to its stripe");
+        assertFalse(get(holder.submit(() -> w.record(true, false))));
+        assertEquals(
+                List.of("S", "S", "S", "S", "F"),
+                w.log,
+                "the appender's success, then the other thread's failure that came after it");
+    }
+
+    /**
+     * A failure offered after buffering ended, by a thread that read the gate before: the hold
+     * that ended buffering took every stripe's budget back, so the failure is decided at once,
+     * as every outcome is again, not left to wait against the old margin.
+     */
+    @Test
+    void aFailureOfferedAsBufferingEndsIsDecidedAtOnce() throws Exception {
+        CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(1_000);
+        assertFalse(get(anAppenderHeldWhileBufferingEnds(w, true)));
+        assertEquals(List.of("S", "S", "S", "F"), w.log, "applied before the offer returned");
+    }
 }
