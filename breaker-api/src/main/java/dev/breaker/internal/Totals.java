@@ -28,8 +28,8 @@ import java.lang.invoke.VarHandle;
  * <p><b>Not final</b>, for the tests only: a test's subclass holds a thread inside {@link #add},
  * which is the one point of a rate window's busy path and of its lane hand-over where code outside
  * {@code CombiningWindow} runs, so that an interleaving there can be forced rather than hoped for.
- * The package is not exported, and while no subclass is loaded the JIT binds the calls as if the
- * class were final.
+ * Every other method is final. The package is not exported, and while no subclass is loaded the
+ * JIT binds the calls as if the class were final.
  */
 public class Totals {
 
@@ -82,7 +82,7 @@ public class Totals {
      *
      * @param slot one of the constants of this class
      */
-    public void increment(int slot) {
+    public final void increment(int slot) {
         add(slot, 1);
     }
 
@@ -106,7 +106,7 @@ public class Totals {
      * @param failed whether it failed
      * @param slow   whether it was slow
      */
-    public void record(boolean failed, boolean slow) {
+    public final void record(boolean failed, boolean slow) {
         add((failed ? FAST_FAILURES : 0) | (slow ? SLOW_SUCCESSES : 0), 1);
     }
 
@@ -130,7 +130,7 @@ public class Totals {
      *
      * @param into indexed {@link #FAST_SUCCESSES} to {@link #SLOW_FAILURES}
      */
-    public void addCalls(long[] into) {
+    public final void addCalls(long[] into) {
         for (int slot = FAST_SUCCESSES; slot <= SLOW_FAILURES; slot++) {
             into[slot] += sum(slot);
         }
@@ -143,7 +143,7 @@ public class Totals {
      * @param slot one of the constants of this class
      * @return the sum
      */
-    public long sum(int slot) {
+    public final long sum(int slot) {
         long s = (long) LONGS.getVolatile(base, slot);
         long[][] cs = cells;
         if (cs != null) {

@@ -366,9 +366,7 @@ public abstract class CombiningWindow implements Window {
     private boolean offerFlagged(int f, int outcome, long stamp) {
         long entry = (stamp << STAMP_SHIFT) | PRESENT | outcome;
         if (f != 0) {
-            if (Races.ON) {
-                Races.at(Races.FLAGS_READ);
-            }
+            Races.at(Races.FLAGS_READ); // a race point: nothing unless -Ddev.breaker.races=true
             if ((f & TRIP_PENDING) != 0 && ((int) FLAGS.getAndBitwiseAnd(this, ~TRIP_PENDING) & TRIP_PENDING) != 0) {
                 decide(entry, outcome != 0);
                 return true; // found by a drain that had no caller to tell: this caller tells
@@ -383,9 +381,7 @@ public abstract class CombiningWindow implements Window {
         }
         long g = gate;
         if ((int) g >= 0 && (int) (g >>> 32) == (int) stamp) {
-            if (Races.ON) {
-                Races.at(Races.GATE_READ);
-            }
+            Races.at(Races.GATE_READ); // a race point: nothing unless -Ddev.breaker.races=true
             Stripe s = stripeAt(index());
             if (s != null && s.offer(this, entry, outcome != 0, false) == Stripe.TAKEN) {
                 countAside(outcome);
@@ -634,9 +630,7 @@ public abstract class CombiningWindow implements Window {
     /** Takes the lock as a writer once a reader's hold ends; false if another writer got it first. */
     private boolean waitForReader() {
         for (int spins = 0; ; spins++) {
-            if (Races.ON) {
-                Races.at(Races.READER_AWAITED);
-            }
+            Races.at(Races.READER_AWAITED); // a race point: nothing unless -Ddev.breaker.races=true
             int l = (int) LOCK.getOpaque(this);
             if (l == 0 && LOCK.compareAndSet(this, 0, WRITER)) {
                 return true;
@@ -751,9 +745,7 @@ public abstract class CombiningWindow implements Window {
             }
             STRIPE.compareAndSet(all, i, null, new Stripe()); // closed to bad outcomes until a holder opens it
             s = (Stripe) STRIPE.getVolatile(all, i);
-            if (Races.ON) {
-                Races.at(Races.STRIPE_INSTALLED);
-            }
+            Races.at(Races.STRIPE_INSTALLED); // a race point: nothing unless -Ddev.breaker.races=true
             stripesChanged = true;
         }
         return s;

@@ -129,9 +129,7 @@ final class Stripe {
             long t = (long) TAIL.getVolatile(this);
             int pending = (bad(t) - bad((long) HEAD.getOpaque(this))) & SIXTEEN;
             int b = (int) Math.min(BUDGET_MAX, Math.max(0, (long) share - pending));
-            if (Races.ON) {
-                Races.at(Races.BUDGET_READ);
-            }
+            Races.at(Races.BUDGET_READ); // a race point: nothing unless -Ddev.breaker.races=true
             if (budgetOf(t) == b || TAIL.compareAndSet(this, t, pack(position(t), bad(t), b, t & NO_BAD))) {
                 return;
             }
@@ -148,9 +146,7 @@ final class Stripe {
             if (((bad(t) - bad((long) HEAD.getVolatile(this))) & SIXTEEN) != 0) {
                 return false;
             }
-            if (Races.ON) {
-                Races.at(Races.CLOSE_READ);
-            }
+            Races.at(Races.CLOSE_READ); // a race point: nothing unless -Ddev.breaker.races=true
             if (TAIL.compareAndSet(this, t, t | NO_BAD)) {
                 return true;
             }
