@@ -1,6 +1,5 @@
 package dev.breaker.spi;
 
-import static dev.breaker.spi.CombiningWindowTests.await;
 import static dev.breaker.spi.CombiningWindowTests.get;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,32 +35,28 @@ class HeldAddInterleavingTests {
 
     /** Totals that hold one chosen thread inside its next add, once it has added. */
     static final class HoldingTotals extends Totals {
-        private volatile Thread target;
-        private volatile CountDownLatch inside;
-        private volatile CountDownLatch leave;
+        private volatile HeldOnce held;
 
         /** The next add {@code thread} makes stays inside until {@link #letGo()}. */
         void holdNextAddOf(Thread thread) {
-            inside = new CountDownLatch(1);
-            leave = new CountDownLatch(1);
-            target = thread;
+            held = new HeldOnce(thread, "an add to the totals");
         }
 
-        void awaitHeld() {
-            await(inside);
+        /** Waits until the thread is held; fails at once should {@code work} end without an add. */
+        void heldBy(Future<?> work) {
+            held.reachedBy(work);
         }
 
         void letGo() {
-            leave.countDown();
+            held.letGo();
         }
 
         @Override
         public void add(int slot, long n) {
             super.add(slot, n);
-            if (Thread.currentThread() == target) {
-                target = null;
-                inside.countDown();
-                await(leave);
+            HeldOnce h = held;
+            if (h != null) {
+                h.holdIfTarget();
             }
         }
     }
@@ -75,10 +70,6 @@ class HeldAddInterleavingTests {
         holder.shutdownNow();
         other.shutdownNow();
         reader.shutdownNow();
-    }
-
-    private static Thread threadOf(ExecutorService ex) {
-        return get(ex.submit(Thread::currentThread));
     }
 
     /**
@@ -99,9 +90,9 @@ class HeldAddInterleavingTests {
 
         CountDownLatch leave = new CountDownLatch(1);
         Future<Boolean> held = w.holdTheLock(holder, leave);
-        totals.holdNextAddOf(threadOf(other));
+        totals.holdNextAddOf(HeldOnce.threadOf(other));
         Future<Boolean> writer = other.submit(() -> w.record(true, false));
-        totals.awaitHeld(); // buffered as urgent and counted; the urgent bit not raised yet
+        totals.heldBy(writer); // buffered as urgent and counted; the urgent bit not raised yet
         leave.countDown();
         assertFalse(get(held), "the holder's success trips nothing");
         assertEquals(List.of("S", "S", "S"), w.log, "the holder left without the failure: nothing told it");
@@ -148,9 +139,9 @@ class HeldAddInterleavingTests {
                 w.record(false, false);
             }
         }));
-        totals.holdNextAddOf(threadOf(holder));
+        totals.holdNextAddOf(HeldOnce.threadOf(holder));
         handing[0] = holder.submit(() -> w.record(false, false));
-        totals.awaitHeld(); // added to the totals, the lane not cleared yet
+        totals.heldBy(handing[0]); // added to the totals, the lane not cleared yet
         return totals;
     }
 
@@ -159,14 +150,7 @@ class HeldAddInterleavingTests {
         CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
         Future<?>[] handing = new Future<?>[1];
         HoldingTotals totals = aHolderHandingAFullLaneOver(w, holder, handing);
-        Future<?> retiring = reader.submit(() -> WindowTotals.retire(w, totals));
-        assertThrows(
-                TimeoutException.class,
-                () -> retiring.get(200, TimeUnit.MILLISECONDS),
-                "the retire waits for the holder's hand-over");
-        totals.letGo();
-        get(handing[0]);
-        retiring.get(10, TimeUnit.SECONDS);
+        waitsForTheHandOver("the retire", reader.submit(() -> WindowTotals.retire(w, totals)), totals, handing[0]);
         assertEquals(32_768, totals.sum(Totals.FAST_SUCCESSES), "the full lane moved once");
         assertArrayEquals(new long[] {32_768, 0, 0, 0}, WindowTotals.calls(w, totals));
     }
@@ -176,13 +160,20 @@ class HeldAddInterleavingTests {
         CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
         Future<?>[] handing = new Future<?>[1];
         HoldingTotals totals = aHolderHandingAFullLaneOver(w, holder, handing);
-        Future<long[]> reading = reader.submit(() -> WindowTotals.calls(w, totals));
+        long[] read =
+                waitsForTheHandOver("the read", reader.submit(() -> WindowTotals.calls(w, totals)), totals, handing[0]);
+        assertArrayEquals(new long[] {32_768, 0, 0, 0}, read, "the full lane once");
+    }
+
+    /** {@code work} waits while the holder hands its lane over; let go, both end: its answer. */
+    private static <T> T waitsForTheHandOver(String what, Future<T> work, HoldingTotals totals, Future<?> handing)
+            throws Exception {
         assertThrows(
                 TimeoutException.class,
-                () -> reading.get(200, TimeUnit.MILLISECONDS),
-                "the read waits for the holder's hand-over");
+                () -> work.get(200, TimeUnit.MILLISECONDS),
+                what + " waits for the holder's hand-over");
         totals.letGo();
-        get(handing[0]);
-        assertArrayEquals(new long[] {32_768, 0, 0, 0}, reading.get(10, TimeUnit.SECONDS), "the full lane once");
+        get(handing);
+        return work.get(10, TimeUnit.SECONDS);
     }
 }

@@ -1,6 +1,5 @@
 package dev.breaker.spi;
 
-import static dev.breaker.spi.CombiningWindowTests.await;
 import static dev.breaker.spi.CombiningWindowTests.get;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,7 +10,6 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -24,48 +22,15 @@ import org.junit.jupiter.api.Test;
 @Tag("race-points") // run in their own execution, the only one with -Ddev.breaker.races=true
 class RacePointTests {
 
-    /** Holds one thread at one point, once, until {@link #letGo()}. */
-    private static final class Hold {
-        final int point;
-        final CountDownLatch inside = new CountDownLatch(1);
-        final CountDownLatch leave = new CountDownLatch(1);
-        volatile Thread target;
-
-        Hold(int point, Thread target) {
-            this.point = point;
-            this.target = target;
-            Races.handle(p -> {
-                if (p == this.point && Thread.currentThread() == this.target) {
-                    this.target = null;
-                    inside.countDown();
-                    await(leave);
-                }
-            });
-        }
-
-        void letGo() {
-            leave.countDown();
-        }
-
-        /**
-         * Waits until the target is held at the point; fails at once should the target's work end
-         * without reaching it.
-         */
-        void reachedBy(Future<?> work) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            try {
-                while (!inside.await(10, TimeUnit.MILLISECONDS)) {
-                    if (work.isDone()) {
-                        throw new AssertionError("the thread never reached race point " + point);
-                    }
-                    if (System.nanoTime() - deadline > 0) {
-                        throw new AssertionError("the thread did not reach race point " + point + " in 20 s");
-                    }
-                }
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
+    /** Holds one thread at one race point, once, until it is let go. */
+    private static HeldOnce hold(int point, Thread target) {
+        HeldOnce held = new HeldOnce(target, "race point " + point);
+        Races.handle(p -> {
+            if (p == point) {
+                held.holdIfTarget();
             }
-        }
+        });
+        return held;
     }
 
     private final ExecutorService maker = CombiningWindowTests.onStripe("maker", i -> true);
@@ -83,10 +48,6 @@ class RacePointTests {
         third.shutdownNow();
     }
 
-    private static Thread threadOf(ExecutorService ex) {
-        return get(ex.submit(Thread::currentThread));
-    }
-
     /**
      * The fault a review found in {@link Stripe}: thread M installs a new stripe and is held
      * before it tells the holder; A, of the same stripe index, appends a success to that stripe
@@ -101,7 +62,7 @@ class RacePointTests {
         CombiningWindowTests.collide(w, holder, third);
         CountDownLatch leave = new CountDownLatch(1);
         Future<Boolean> held = w.holdTheLock(holder, leave);
-        Hold installing = new Hold(Races.STRIPE_INSTALLED, threadOf(maker));
+        HeldOnce installing = hold(Races.STRIPE_INSTALLED, HeldOnce.threadOf(maker));
         Future<Boolean> made = maker.submit(() -> w.record(false, false)); // the lock busy: makes the stripe
         installing.reachedBy(made);
         assertFalse(get(appender.submit(() -> w.record(false, false))), "buffered, through the open gate");
@@ -135,7 +96,7 @@ class RacePointTests {
         assertFalse(get(held));
         assertEquals(List.of("S", "S", "S", "F"), w.log, "the holder applied it: a trip with nobody to tell");
 
-        Hold reading = new Hold(Races.FLAGS_READ, threadOf(maker));
+        HeldOnce reading = hold(Races.FLAGS_READ, HeldOnce.threadOf(maker));
         Future<Boolean> first = maker.submit(() -> w.record(false, false));
         reading.reachedBy(first);
         assertTrue(get(appender.submit(() -> w.record(false, false))), "the second offer tells the trip");
@@ -157,7 +118,7 @@ class RacePointTests {
         ExecutorService sharing = CombiningWindowTests.onStripe("holder-sharing", i -> i == stripe);
         try {
             CombiningWindowTests.collide(w, sharing, appender); // one stripe: its budget is the whole margin, 4
-            Hold setting = new Hold(Races.BUDGET_READ, threadOf(sharing));
+            HeldOnce setting = hold(Races.BUDGET_READ, HeldOnce.threadOf(sharing));
             Future<Boolean> held = sharing.submit(() -> w.offerAt(CombiningWindow.FAILED, CombiningWindowTests.HOLD));
             setting.reachedBy(held); // its failure applied: a margin of 3, the budget read at 4
             assertFalse(get(appender.submit(() -> w.record(true, false))), "buffered: the old budget lets it");
@@ -189,7 +150,7 @@ class RacePointTests {
         ExecutorService sharing = CombiningWindowTests.onStripe("holder-sharing", i -> i == stripe);
         try {
             CombiningWindowTests.collide(w, sharing, appender); // two successes, one stripe, buffering
-            Hold closing = new Hold(Races.CLOSE_READ, threadOf(sharing));
+            HeldOnce closing = hold(Races.CLOSE_READ, HeldOnce.threadOf(sharing));
             Future<Boolean> held = sharing.submit(() -> w.offerAt(0, CombiningWindowTests.HOLD));
             closing.reachedBy(held); // its success filled the window: healthy, closing the stripe
             assertFalse(get(appender.submit(() -> w.record(false, false))), "a success: buffered");
@@ -217,7 +178,7 @@ class RacePointTests {
         CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(1_000);
         CountDownLatch leaveRead = new CountDownLatch(1);
         Future<WindowCounts> reading = w.holdTheReadLock(third, leaveRead);
-        Hold waiting = new Hold(Races.READER_AWAITED, threadOf(maker));
+        HeldOnce waiting = hold(Races.READER_AWAITED, HeldOnce.threadOf(maker));
         Future<Boolean> recorder = maker.submit(() -> w.record(false, false));
         waiting.reachedBy(recorder); // it found the reader's hold and waits
         leaveRead.countDown();
@@ -241,7 +202,7 @@ class RacePointTests {
             throws ReflectiveOperationException {
         CombiningWindowTests.collide(w, holder, appender);
         CombiningWindowTests.toTheLastBufferingHold(w);
-        Hold appending = new Hold(Races.GATE_READ, threadOf(appender));
+        HeldOnce appending = hold(Races.GATE_READ, HeldOnce.threadOf(appender));
         Future<Boolean> appended = appender.submit(() -> w.record(failure, false));
         appending.reachedBy(appended);
         assertFalse( // at a stamp no gate has: it takes the lock, whatever stripe its thread has
