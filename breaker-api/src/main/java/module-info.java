@@ -6,9 +6,13 @@
  * <p>Built-in providers live in an unexported package and are registered both here and in
  * {@code META-INF/services}, so discovery works on the module path and on the class path.
  */
+@SuppressWarnings("module") // dev.breaker.events is compiled after this module
 module dev.breaker {
     exports dev.breaker;
     exports dev.breaker.spi;
+    // race points, test scaffolding that production compiles away (see Races)
+    exports dev.breaker.internal.race to
+            dev.breaker.events;
 
     uses dev.breaker.spi.WindowProvider;
     uses dev.breaker.spi.HalfOpenPolicyProvider;

@@ -1,9 +1,9 @@
 package dev.breaker.spi;
 
-import dev.breaker.internal.Races;
 import dev.breaker.internal.Stripes;
 import dev.breaker.internal.Totals;
 import dev.breaker.internal.WindowTotals;
+import dev.breaker.internal.race.Races;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 

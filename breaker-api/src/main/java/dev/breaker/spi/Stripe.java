@@ -5,7 +5,7 @@ import static dev.breaker.spi.CombiningWindow.FAILED;
 import static dev.breaker.spi.CombiningWindow.SLOW;
 import static dev.breaker.spi.CombiningWindow.STAMP_SHIFT;
 
-import dev.breaker.internal.Races;
+import dev.breaker.internal.race.Races;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.breaker.internal.Totals;
 import dev.breaker.internal.WindowTotals;
+import dev.breaker.testsupport.HeldOnce;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;

@@ -1,4 +1,4 @@
-package dev.breaker.internal;
+package dev.breaker.internal.race;
 
 import java.util.function.IntConsumer;
 
@@ -11,12 +11,15 @@ import java.util.function.IntConsumer;
  * <p><b>Off unless asked for.</b> A point is written {@code Races.at(Races.X);}, one line that the
  * mutation profile leaves unmutated (it is scaffolding for tests, not behaviour). {@link #ON} is
  * read once, from the system property {@code dev.breaker.races}, which only
- * {@code breaker-api}'s race-point test execution and the mutation profile set: every other test
+ * each library module's race-point test execution and the mutation profile set: every other test
  * runs the code as it ships. Off, {@link #at} tests a constant, and the JIT, which inlines so
  * small a static method, compiles the whole point away. On, a point reads one volatile field and
  * goes on while no test has installed a handler.
  *
- * <p>The package is not exported: only this module's tests use it.
+ * <p><b>Who uses it.</b> The package is exported to {@code dev.breaker.events} alone, whose
+ * asynchronous bus and logger have points of their own; each module names its points, this class
+ * those of {@code dev.breaker} (1 to 99) and {@code dev.breaker.events} its own (from 100), and
+ * only their tests install a handler.
  */
 public final class Races {
 

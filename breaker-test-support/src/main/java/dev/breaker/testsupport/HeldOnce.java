@@ -1,18 +1,18 @@
-package dev.breaker.spi;
-
-import static dev.breaker.spi.CombiningWindowTests.await;
-import static dev.breaker.spi.CombiningWindowTests.get;
+package dev.breaker.testsupport;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
- * Holds one chosen thread, once, where it calls {@link #holdIfTarget()} (a race point, an add to
- * the totals), until the test lets it go; any other thread passes.
+ * Holds one chosen thread, once, where it calls {@link #holdIfTarget()} (a race point, a plugin
+ * method of the test's), until the test lets it go; any other thread passes. Every wait gives up
+ * after 20 s, so a test that a fault deadlocks fails rather than hangs.
  */
-final class HeldOnce {
+public final class HeldOnce {
     private volatile Thread target;
     private final String where;
     private final CountDownLatch inside = new CountDownLatch(1);
@@ -22,34 +22,52 @@ final class HeldOnce {
      * @param target the thread to hold
      * @param where  what the place is, for a failure's message
      */
-    HeldOnce(Thread target, String where) {
+    public HeldOnce(Thread target, String where) {
         this.target = target;
         this.where = where;
     }
 
-    /** The thread that runs {@code ex}'s tasks (a single-thread executor). */
-    static Thread threadOf(ExecutorService ex) {
-        return get(ex.submit(Thread::currentThread));
-    }
-
-    /** Called at the place: holds the target there the first time it comes. */
-    void holdIfTarget() {
-        if (Thread.currentThread() == target) {
-            target = null;
-            inside.countDown();
-            await(leave);
+    /**
+     * The thread that runs {@code ex}'s tasks.
+     *
+     * @param ex a single-thread executor
+     * @return its thread
+     */
+    public static Thread threadOf(ExecutorService ex) {
+        try {
+            return ex.submit(Thread::currentThread).get(20, TimeUnit.SECONDS);
+        } catch (ExecutionException | InterruptedException | TimeoutException e) {
+            throw new IllegalStateException(e);
         }
     }
 
-    void letGo() {
+    /** Called at the place: holds the target there the first time it comes. */
+    public void holdIfTarget() {
+        if (Thread.currentThread() == target) {
+            target = null;
+            inside.countDown();
+            try {
+                if (!leave.await(20, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("held at " + where + " for 20 s: the test never let go");
+                }
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** Lets the held thread go on (or the target pass, should it not have come yet). */
+    public void letGo() {
         leave.countDown();
     }
 
     /**
      * Waits until the target is held; fails at once should the target's work end without reaching
      * the place.
+     *
+     * @param work what the target runs to reach the place
      */
-    void reachedBy(Future<?> work) {
+    public void reachedBy(Future<?> work) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         try {
             while (!inside.await(10, TimeUnit.MILLISECONDS)) {
