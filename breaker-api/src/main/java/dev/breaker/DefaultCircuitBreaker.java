@@ -3,6 +3,7 @@ package dev.breaker;
 import dev.breaker.internal.Names;
 import dev.breaker.internal.Totals;
 import dev.breaker.internal.WindowTotals;
+import dev.breaker.internal.race.Races;
 import dev.breaker.spi.HalfOpenPolicy;
 import dev.breaker.spi.Window;
 import dev.breaker.spi.WindowCounts;
@@ -908,6 +909,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         if (!CURRENT.compareAndSet(this, from, to)) {
             return false;
         }
+        Races.at(Races.TRANSITIONED);
         countTransition(from.state, to.state);
         OpenShare.Member cap = capped;
         if (cap != null) {

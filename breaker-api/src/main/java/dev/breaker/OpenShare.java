@@ -1,5 +1,6 @@
 package dev.breaker;
 
+import dev.breaker.internal.race.Races;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -88,6 +89,7 @@ final class OpenShare {
                     return true;
                 }
                 long held = heldBy.get();
+                Races.at(Races.PLACE_READ);
                 if (held >= generation) {
                     return true; // this era's own (a racing trip of it took it), or a later one's: this trip is stale
                 }

@@ -70,6 +70,20 @@ public final class Races {
      */
     public static final int GATE_READ = 6;
 
+    /**
+     * {@code OpenShare}: a trip or an isolation, about to hold a place under a registry's open-share
+     * cap, read which era holds the breaker's place and has not yet acted on it; a close may give
+     * that place back, or the registry remove the breaker, meanwhile.
+     */
+    public static final int PLACE_READ = 7;
+
+    /**
+     * {@code DefaultCircuitBreaker}: a transition's compare-and-set succeeded and the breaker has
+     * not yet settled its place under the open-share cap (given it back on entering CLOSED, taken
+     * it on entering ISOLATED); other transitions and trips may run meanwhile.
+     */
+    public static final int TRANSITIONED = 8;
+
     private static volatile IntConsumer handler;
 
     private Races() {}
