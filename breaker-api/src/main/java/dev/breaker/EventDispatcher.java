@@ -1,6 +1,7 @@
 package dev.breaker;
 
 import dev.breaker.internal.Names;
+import dev.breaker.internal.race.Races;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -99,6 +100,7 @@ final class EventDispatcher {
             if (there != null && there.generation() >= event.generation()) {
                 return;
             }
+            Races.at(Races.RING_READ);
             if (r.compareAndSet(slot, there, event)) {
                 return;
             }
@@ -188,6 +190,7 @@ final class EventDispatcher {
                 if (budget <= 0 && pending()) {
                     return missed;
                 }
+                Races.at(Races.DRAINED_ROUND);
                 missed = wip.addAndGet(-missed);
                 if (missed == 0) {
                     return 0;
@@ -206,6 +209,7 @@ final class EventDispatcher {
         int left = missed;
         do {
             dropAll();
+            Races.at(Races.DRAINED_ROUND);
             left = wip.addAndGet(-left);
         } while (left != 0);
     }

@@ -84,6 +84,19 @@ public final class Races {
      */
     public static final int TRANSITIONED = 8;
 
+    /**
+     * {@code EventDispatcher}: a thread about to try a transition read the ring slot of its
+     * snapshot's event and found it free for that event; it has not yet stored it. Another thread
+     * may store an older generation's event there, or the drainer empty it, meanwhile.
+     */
+    public static final int RING_READ = 9;
+
+    /**
+     * {@code EventDispatcher}: the elected drainer ended a round (delivering, or dropping on its way
+     * down) and has not yet subtracted the arrivals it accounted for; more may arrive meanwhile.
+     */
+    public static final int DRAINED_ROUND = 10;
+
     private static volatile IntConsumer handler;
 
     private Races() {}
