@@ -555,6 +555,7 @@ public abstract class CombiningWindow implements Window {
             cw.lockWaiting(READER);
             try {
                 if (cw.sink == null && !cw.retired) { // else it counts for a breaker already
+                    Races.at(Races.ATTACHING); // a race point: nothing unless -Ddev.breaker.races=true
                     cw.sink = totals;
                     cw.lanes = 0;
                 }
@@ -623,6 +624,7 @@ public abstract class CombiningWindow implements Window {
 
     private void lockWaiting(int as) {
         for (int spins = 0; (int) LOCK.getOpaque(this) != 0 || !LOCK.compareAndSet(this, 0, as); spins++) {
+            Races.at(Races.LOCK_AWAITED); // a race point: nothing unless -Ddev.breaker.races=true
             pause(spins);
         }
     }

@@ -3,14 +3,19 @@ package dev.breaker.spi;
 import static dev.breaker.spi.CombiningWindowTests.get;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.breaker.CircuitBreaker;
+import dev.breaker.Ticker;
 import dev.breaker.internal.race.Races;
 import dev.breaker.testsupport.HeldOnce;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -239,5 +244,53 @@ class RacePointTests {
         CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(1_000);
         assertFalse(get(anAppenderHeldWhileBufferingEnds(w, true)));
         assertEquals(List.of("S", "S", "S", "F"), w.log, "applied before the offer returned");
+    }
+
+    /**
+     * A broken factory hands one window to two breakers built at once. Breaker A found the window
+     * free and is held before it takes it; breaker B's attach must wait for A's, find the window
+     * taken, and be refused, so that no window ever counts for two breakers.
+     */
+    @Test
+    void aWindowHandedToTwoBreakersBuiltAtOnceIsTakenByOneAndRefusedToTheOther() throws Exception {
+        CombiningWindowTests.Pausing shared = new CombiningWindowTests.Pausing(1_000);
+        WindowFactory same = new WindowFactory() {
+            @Override
+            public Window create(Ticker ticker) {
+                return shared;
+            }
+
+            @Override
+            public String describe() {
+                return "the same window each time";
+            }
+        };
+        Thread b = HeldOnce.threadOf(appender);
+        HeldOnce attaching = new HeldOnce(HeldOnce.threadOf(maker), "A's attach");
+        CountDownLatch bWaits = new CountDownLatch(1);
+        Races.handle(p -> {
+            if (p == Races.ATTACHING) {
+                attaching.holdIfTarget();
+            } else if (p == Races.LOCK_AWAITED && Thread.currentThread() == b) {
+                bWaits.countDown();
+            }
+        });
+        Future<CircuitBreaker> builtA =
+                maker.submit(() -> CircuitBreaker.builder("a").window(same).build());
+        attaching.reachedBy(builtA);
+        Future<CircuitBreaker> builtB =
+                appender.submit(() -> CircuitBreaker.builder("b").window(same).build());
+        while (!bWaits.await(10, TimeUnit.MILLISECONDS) && !builtB.isDone()) {
+            Thread.onSpinWait(); // until B waits for the lock, or (wrongly) was built without it
+        }
+        attaching.letGo();
+        CircuitBreaker a = get(builtA);
+        ExecutionException refused = assertThrows(ExecutionException.class, () -> builtB.get(20, TimeUnit.SECONDS));
+        assertTrue(refused.getCause() instanceof IllegalStateException, String.valueOf(refused.getCause()));
+        assertTrue(
+                refused.getCause().getMessage().contains("another breaker already records into"),
+                refused.getCause().getMessage());
+        a.tryAcquire().onSuccess(0);
+        assertEquals(1, a.metrics().totalSuccesses(), "the window counts for A");
     }
 }

@@ -97,6 +97,18 @@ public final class Races {
      */
     public static final int DRAINED_ROUND = 10;
 
+    /**
+     * {@code CombiningWindow}: a breaker attaching the window to its totals found it free and has
+     * not yet taken it; another breaker given the same window may try to attach it meanwhile.
+     */
+    public static final int ATTACHING = 11;
+
+    /**
+     * {@code CombiningWindow}: a thread that must hold the window's lock (an attach, a retire, a
+     * reader of the counts) found it taken and waits, about to look again.
+     */
+    public static final int LOCK_AWAITED = 12;
+
     private static volatile IntConsumer handler;
 
     private Races() {}
