@@ -22,12 +22,13 @@ class ModuleLayoutTests {
     }
 
     @Test
-    void exportsExactlyTheApiAndSpiPackages() {
+    void exportsExactlyTheApiAndSpiPackagesAndTheRacePointsToTheEventsModuleAlone() {
         ModuleDescriptor d = module.getDescriptor();
         Set<String> exports = d.exports().stream()
                 .map(e -> e.source() + (e.isQualified() ? " to " + e.targets() : ""))
                 .collect(Collectors.toCollection(java.util.TreeSet::new));
-        assertEquals(Set.of("dev.breaker", "dev.breaker.spi"), exports);
+        assertEquals(
+                Set.of("dev.breaker", "dev.breaker.spi", "dev.breaker.internal.race to [dev.breaker.events]"), exports);
         assertTrue(d.opens().isEmpty());
         assertEquals(
                 Set.of("java.base"),
