@@ -87,6 +87,9 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private final CircuitBreakerConfig config;
     private final WindowFactory windows;
     private final HalfOpenPolicy policy;
+    /** The policy's answers, checked, its failures contained. */
+    private final CheckedPolicy answers;
+
     private final long firstCooldownNanos;
     /** The policy's calm period (SPEC rule 14), read once. */
     private final long calmNanos;
@@ -106,9 +109,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     /** Null when there is no listener: publishing then costs nothing. */
     private final EventDispatcher events;
     /** Null when nobody observes calls: then a call pays one null check. */
-    private final CallObserver observer;
-    /** Set by the first observer failure, which alone is logged. */
-    private volatile boolean observerFailed;
+    private final Observation observer;
     /** Transitions counted by (from, to), made at the first one (an idle breaker never needs it). */
     private volatile AtomicLongArray transitionCounts;
 
@@ -147,8 +148,8 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         this.config = config;
         this.windows = config.window();
         this.policy = config.halfOpen();
-        checkedProbes(policy, 1);
-        this.firstCooldownNanos = checkedCooldown(policy, 1);
+        this.answers = new CheckedPolicy(name, policy);
+        this.firstCooldownNanos = answers.firstCooldownNanos;
         this.calmNanos = policy.calmPeriodNanos();
         this.rampNanos = policy.rampUpNanos();
         this.classifier = config.classifier();
@@ -162,7 +163,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         boolean shadow = config.shadow();
         this.shadowPermit = shadow ? new ShadowPermit(this) : null;
         this.current = Snapshot.closed(this, 0, ticker.read(), true, newWindow(), 0, 0, null, null);
-        this.observer = wiring.observer();
+        this.observer = wiring.observer() == null ? null : new Observation(this, wiring.observer());
         this.events = wiring.listeners().isEmpty()
                 ? null
                 : new EventDispatcher(
@@ -225,24 +226,6 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         } catch (Throwable t) {
             return new Ending(WindowCounts.empty(), combine(failure, t));
         }
-    }
-
-    private static int checkedProbes(HalfOpenPolicy policy, int opens) {
-        int n = policy.probes(opens);
-        if (n < 1) {
-            throw new IllegalArgumentException(
-                    "halfOpen policy " + policy + ": probes(" + opens + ") must be >= 1, was " + n);
-        }
-        return n;
-    }
-
-    private static long checkedCooldown(HalfOpenPolicy policy, int opens) {
-        long nanos = policy.cooldownNanos(opens);
-        if (nanos < 0) {
-            throw new IllegalArgumentException(
-                    "halfOpen policy " + policy + ": cooldownNanos(" + opens + ") must be >= 0, was " + nanos);
-        }
-        return nanos;
     }
 
     @Override
@@ -313,7 +296,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                         now,
                         s.cooldownNanos,
                         s.opens,
-                        probesFor(round(s.opens)),
+                        answers.probesFor(round(s.opens)),
                         s.window,
                         s.frozen,
                         event(s, State.HALF_OPEN, TransitionReason.COOLDOWN_ELAPSED, now, s.frozen));
@@ -341,7 +324,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private Object reject(RejectedPermit permit, boolean forCall, long retryAfterNanos) {
         totals.increment(Totals.REJECTED);
         if (observer != null) {
-            observeRejection(permit.state);
+            observer.rejected(permit.state);
         }
         if (shadowPermit != null) {
             return shadowPermit; // rule 17: decided as a rejection, let through
@@ -381,8 +364,8 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         } catch (Throwable e) { // an Error too: a broken policy must not shed traffic
             endBrokenRamp(
                     s,
-                    () -> "half-open policy " + Names.describe(policy::toString, policy) + " answered rampShare("
-                            + elapsed + ") with a failure",
+                    () -> "half-open policy " + answers.describe() + " answered rampShare(" + elapsed
+                            + ") with a failure",
                     e);
             return null;
         }
@@ -390,8 +373,8 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             double bad = share;
             endBrokenRamp(
                     s,
-                    () -> "half-open policy " + Names.describe(policy::toString, policy) + " answered rampShare("
-                            + elapsed + ") = " + bad + ", outside (0, 1]",
+                    () -> "half-open policy " + answers.describe() + " answered rampShare(" + elapsed + ") = " + bad
+                            + ", outside (0, 1]",
                     null);
             return null;
         }
@@ -411,24 +394,6 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                     System.Logger.Level.WARNING,
                     () -> "breaker '" + name + "': " + why.get() + "; the ramp ends and every call is admitted",
                     failure);
-        }
-    }
-
-    /**
-     * The permits of the round after the k-th consecutive opening. A policy that throws or answers
-     * less than 1 cannot stop a round the breaker has begun: it gets one probe, and the failure is
-     * logged (the thread at hand only asked for a permit).
-     */
-    private int probesFor(int opens) {
-        try {
-            return checkedProbes(policy, opens);
-        } catch (Throwable e) { // an Error too: the round was decided and must happen
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    () -> "breaker '" + name + "': half-open policy failed on the probes of opening " + opens
-                            + "; the round grants 1",
-                    e);
-            return 1;
         }
     }
 
@@ -469,7 +434,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         if (outcome == Outcome.IGNORED) {
             totals.increment(Totals.IGNORED);
             if (observer != null) {
-                observeOutcome(Outcome.IGNORED, false, durationNanos);
+                observer.outcome(Outcome.IGNORED, false, durationNanos);
             }
             return; // a release carries no outcome, so it is never late either
         }
@@ -489,7 +454,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             }
         } finally { // a window or ticker that throws still leaves the call counted, so it is observed too
             if (observer != null) {
-                observeOutcome(outcome, slow, durationNanos);
+                observer.outcome(outcome, slow, durationNanos);
             }
         }
     }
@@ -515,7 +480,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             int carried = openingsCarried(s, now, known);
             int opens = saturatedIncrement(carried);
             // a failing policy: the last good cooldown of the openings carried, else the first
-            long cooldown = cooldownFor(opens, carried > 0 ? s.cooldownNanos : firstCooldownNanos);
+            long cooldown = answers.cooldownFor(opens, carried > 0 ? s.cooldownNanos : firstCooldownNanos);
             Ending ending = ending(s, failure);
             if (transition(
                     s,
@@ -643,7 +608,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             }
             totals.record(true, false); // the call failed; how long it took is not known here
             if (observer != null) {
-                observeOutcome(Outcome.FAILURE, false, -1);
+                observer.outcome(Outcome.FAILURE, false, -1);
             }
             rethrow(ending.failure());
         }
@@ -672,7 +637,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             totals.increment(Totals.IGNORED);
             releaseProbe(permit.generation);
             if (observer != null) {
-                observeOutcome(Outcome.IGNORED, false, durationNanos);
+                observer.outcome(Outcome.IGNORED, false, durationNanos);
             }
             return;
         }
@@ -700,7 +665,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             HalfOpenPolicy.Verdict verdict;
             Window fresh = null;
             try {
-                verdict = decide(round(s.opens), successes, failures);
+                verdict = answers.decide(round(s.opens), successes, failures);
                 if (verdict == HalfOpenPolicy.Verdict.CLOSE) {
                     fresh = newWindow();
                 }
@@ -708,7 +673,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                 totals.increment(Totals.IGNORED);
                 releaseProbe(permit.generation);
                 if (observer != null) {
-                    observeOutcome(Outcome.IGNORED, false, durationNanos);
+                    observer.outcome(Outcome.IGNORED, false, durationNanos);
                 }
                 rethrow(combine(failure, t));
                 return;
@@ -745,15 +710,6 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         rethrow(failure);
     }
 
-    private HalfOpenPolicy.Verdict decide(int opens, int successes, int failures) {
-        HalfOpenPolicy.Verdict verdict = policy.decide(opens, successes, failures);
-        if (verdict == null) {
-            throw new IllegalStateException("halfOpen policy " + policy + " returned null from decide(" + opens + ", "
-                    + successes + ", " + failures + ")");
-        }
-        return verdict;
-    }
-
     /** Gives a probe's slot back; a release is never late, so nothing happens once its round has ended. */
     private void releaseProbe(long generation) {
         for (; ; ) {
@@ -770,54 +726,17 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         boolean slow = slow(durationNanos);
         totals.record(outcome == Outcome.FAILURE, slow);
         if (observer != null) {
-            observeOutcome(outcome, slow, durationNanos);
+            observer.outcome(outcome, slow, durationNanos);
         }
     }
 
     private void lateResult(long permitGeneration, long currentGeneration, Outcome outcome) {
         totals.increment(Totals.LATE);
         if (observer != null) {
-            try {
-                observer.onLate(this, outcome);
-            } catch (Throwable t) {
-                observerFailed(t);
-            }
+            observer.late(outcome);
         }
         if (events != null) {
             events.other(new LateResult(name, permitGeneration, currentGeneration));
-        }
-    }
-
-    // ---------------------------------------------------------------- call observation
-
-    private void observeOutcome(Outcome outcome, boolean slow, long durationNanos) {
-        try {
-            observer.onOutcome(this, outcome, slow, durationNanos);
-        } catch (Throwable t) { // an observer changes no decision and costs the caller nothing
-            observerFailed(t);
-        }
-    }
-
-    private void observeRejection(State state) {
-        try {
-            observer.onRejected(this, state);
-        } catch (Throwable t) {
-            observerFailed(t);
-        }
-    }
-
-    private void observerFailed(Throwable t) {
-        if (!observerFailed) {
-            observerFailed = true; // a race may log twice; never once per call
-            try {
-                LOG.log(
-                        System.Logger.Level.WARNING,
-                        () -> "breaker '" + name + "': call observer " + Names.describe(observer::toString, observer)
-                                + " threw; its later failures are not logged",
-                        t);
-            } catch (Throwable loggingFailed) { // an exception that cannot print itself, or a broken logger
-                // nothing more can be said safely; the caller must not get it
-            }
         }
     }
 
@@ -828,7 +747,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
      */
     private Snapshot reopen(Snapshot s, long at, boolean known, TransitionReason reason, int successes, int failures) {
         int opens = saturatedIncrement(s.opens);
-        long cooldown = cooldownFor(opens, s.cooldownNanos);
+        long cooldown = answers.cooldownFor(opens, s.cooldownNanos);
         return Snapshot.open(
                 s.generation + 1,
                 at,
@@ -838,25 +757,6 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
                 s.window,
                 s.frozen,
                 roundEvent(s, State.OPEN, reason, at, successes, failures));
-    }
-
-    /**
-     * The policy's cooldown for an opening. A policy that throws or answers a negative number cannot
-     * stop an opening the breaker has decided: it gets {@code fallback} (the last good cooldown),
-     * and the failure is logged, since the thread at hand may be one that was only asking for a
-     * permit.
-     */
-    private long cooldownFor(int opens, long fallback) {
-        try {
-            return checkedCooldown(policy, opens);
-        } catch (Throwable e) { // an Error too: the opening was decided and must happen
-            LOG.log(
-                    System.Logger.Level.WARNING,
-                    () -> "breaker '" + name + "': half-open policy failed on opening " + opens
-                            + "; using the cooldown " + fallback + " ns",
-                    e);
-            return fallback;
-        }
     }
 
     /**
@@ -1139,7 +1039,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
 
     /** The window and the policy, as they say; safe from a plugin whose description throws. */
     private String describe() {
-        return Names.describe(windows::describe, windows) + ", " + Names.describe(policy::toString, policy);
+        return Names.describe(windows::describe, windows) + ", " + answers.describe();
     }
 
     // ---------------------------------------------------------------- failures of plugins
