@@ -50,4 +50,18 @@ class DescriptionTests {
                         .withProbes(2, 1, 0)
                         .toString());
     }
+
+    @Test
+    void aBreakerSaysItsNameStateGenerationWindowAndPolicy() {
+        dev.breaker.spi.HalfOpenPolicy policy = HalfOpenPolicies.fixed(Duration.ofSeconds(2), 3);
+        CircuitBreaker b = CircuitBreaker.builder("described")
+                .window(Windows.consecutiveFailures(1))
+                .halfOpen(policy)
+                .ticker(ticker)
+                .build();
+        assertEquals(
+                "CircuitBreaker[described, CLOSED, generation 0, "
+                        + Windows.consecutiveFailures(1).describe() + ", " + policy + "]",
+                b.toString());
+    }
 }
