@@ -1,6 +1,7 @@
 package dev.breaker.events;
 
 import dev.breaker.BreakerEvent;
+import dev.breaker.internal.race.Races;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -106,6 +107,7 @@ final class AsyncDelivery {
             dropped.increment();
             return;
         }
+        Races.at(EventRaces.PUBLISH_OPEN);
         if (size.incrementAndGet() > capacity) {
             size.decrementAndGet();
             dropped.increment();
@@ -190,6 +192,7 @@ final class AsyncDelivery {
             }
             seen = wip.addAndGet(-seen);
             if (seen == 0) {
+                Races.at(EventRaces.DISCARDED);
                 return;
             }
         }
@@ -234,6 +237,7 @@ final class AsyncDelivery {
             int seen = wip.get();
             if (seen == 0) {
                 if (closed && wip.compareAndSet(0, GONE)) {
+                    Races.at(EventRaces.THREAD_GONE);
                     return; // later publishers see a negative count and drop their events themselves
                 }
                 // a subscriber that interrupted this thread would make park return at once, forever
@@ -250,6 +254,7 @@ final class AsyncDelivery {
             // the count growing past Integer.MAX_VALUE: after a full budget, account for all it has seen
             // but one, which keeps the count bounded and above 0 (the drain stays this thread's)
             wip.addAndGet(budget == 0 ? 1 - seen : -seen);
+            Races.at(EventRaces.ROUND_ACCOUNTED);
         }
     }
 
@@ -295,6 +300,7 @@ final class AsyncDelivery {
         }
         if (!drained) {
             stopped = true;
+            Races.at(EventRaces.CLOSE_GAVE_UP);
             for (BreakerEvent e; (e = queue.poll()) != null; ) {
                 size.decrementAndGet();
                 dropped.increment();

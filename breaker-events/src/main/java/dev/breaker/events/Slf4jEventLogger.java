@@ -9,6 +9,7 @@ import dev.breaker.State;
 import dev.breaker.StateTransition;
 import dev.breaker.Ticker;
 import dev.breaker.TripSuppressed;
+import dev.breaker.internal.race.Races;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -62,7 +63,10 @@ import org.slf4j.LoggerFactory;
  * with rejections pending, made by that breaker's first rejection (the only allocation on the
  * rejection path) in a concurrent map; breakers are told apart by name, as the log lines are. A
  * record holds a counter per state and the time its current interval ends ({@code due}), read from
- * the logger's {@link Ticker}. A rejection costs a map lookup, one ticker reading, one volatile read
+ * the logger's {@link Ticker}; the rejection that makes a record begins its first interval (due one
+ * interval after that rejection's reading), so it has nothing to claim and only counts (should two
+ * threads make a record at once, the map keeps one, and the other thread's rejection is an ordinary
+ * one of that record's interval). A rejection costs a map lookup, one ticker reading, one volatile read
  * of {@code due}, one atomic increment and one volatile read of a flag; no lock is taken.
  *
  * <ol>
@@ -185,12 +189,18 @@ public final class Slf4jEventLogger implements BreakerListener, CallObserver {
         int slot = state.ordinal();
         Rejections r = rejections.get(name);
         long now = ticker.read(); // after the lookup: a test's ticker can hold a thread between the two
+        Rejections made = null;
         if (r == null) { // this breaker's first rejection since it was made or last closed
-            r = rejections.computeIfAbsent(name, n -> new Rejections(now + intervalNanos));
+            made = new Rejections(now + intervalNanos);
+            r = rejections.putIfAbsent(name, made);
         }
-        long due = r.due.get();
-        if (now - due >= 0 && r.due.compareAndSet(due, now + intervalNanos)) {
-            summarize(name, r, now - (due - intervalNanos));
+        if (r == null) { // this thread made the record: its interval begins now, nothing is due
+            r = made;
+        } else {
+            long due = r.due.get();
+            if (now - due >= 0 && r.due.compareAndSet(due, now + intervalNanos)) {
+                summarize(name, r, now - (due - intervalNanos));
+            }
         }
         r.counts.incrementAndGet(slot);
         if (r.retired) {
@@ -321,6 +331,7 @@ public final class Slf4jEventLogger implements BreakerListener, CallObserver {
                 if (n != 0) {
                     if (to == null) {
                         to = rejections.computeIfAbsent(name, k -> new Rejections(now + intervalNanos));
+                        Races.at(EventRaces.RESCUE_TARGET);
                     }
                     to.counts.addAndGet(s, n);
                 }

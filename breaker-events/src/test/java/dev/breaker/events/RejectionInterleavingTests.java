@@ -17,9 +17,10 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Chosen interleavings of a rejecting thread with the thread that delivers a transition: the
- * rejecter is held inside {@link Slf4jEventLogger#onRejected} after it looked its breaker's record
- * up and before it counts (its ticker reading is where it waits), while the transition is delivered.
+ * Chosen interleavings of a rejecting thread with the thread that delivers a transition, or with
+ * another rejection: the rejecter is held inside {@link Slf4jEventLogger#onRejected} after it looked
+ * its breaker's record up and before it counts (its ticker reading is where it waits), while the
+ * other thread acts.
  */
 class RejectionInterleavingTests {
 
@@ -111,6 +112,24 @@ class RejectionInterleavingTests {
         assertEquals(3, captured.summarised());
         assertEquals(1, log.trackedBreakers());
         assertEquals(1, log.pendingRejections("held"));
+    }
+
+    /**
+     * Two first rejections of a breaker at once: the held one found no record, and while it waits
+     * another makes it. The held one must count into that record, not into one of its own that the
+     * map refused.
+     */
+    @Test
+    void twoFirstRejectionsAtOnceCountIntoTheOneRecordTheMapKeeps() throws InterruptedException {
+        Thread held = startHeldRejection(); // it found no record
+        log.onRejected(b, State.OPEN); // makes it
+        ticker.release.countDown();
+        heldRejectionReturns(held);
+        assertEquals(1, log.trackedBreakers());
+        assertEquals(2, log.pendingRejections("held"), "both counted in the record the map keeps");
+        assertEquals(List.of(), captured.summaries(), "neither was due: the interval began with the first");
+        log.onEvent(new StateTransition("held", State.OPEN, State.HALF_OPEN, 2, TransitionReason.COOLDOWN_ELAPSED, 0));
+        assertEquals(2, captured.summarised());
     }
 
     @Test
