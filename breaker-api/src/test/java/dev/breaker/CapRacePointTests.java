@@ -1,17 +1,15 @@
 package dev.breaker;
 
+import static dev.breaker.testsupport.Waits.get;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.breaker.internal.race.Races;
 import dev.breaker.testsupport.HeldOnce;
 import java.time.Duration;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -53,25 +51,8 @@ class CapRacePointTests {
         return r;
     }
 
-    /** Holds {@code target} at {@code point} once, until it is let go. */
     private static HeldOnce hold(int point, Thread target) {
-        HeldOnce held = new HeldOnce(target, "race point " + point);
-        Races.handle(p -> {
-            if (p == point) {
-                held.holdIfTarget();
-            }
-        });
-        return held;
-    }
-
-    private static <T> T get(Future<T> f) {
-        try {
-            return f.get(20, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause());
-        } catch (InterruptedException | TimeoutException e) {
-            throw new IllegalStateException(e);
-        }
+        return HeldOnce.atPoint(Races::handle, point, target);
     }
 
     private static void fail(CircuitBreaker b) {

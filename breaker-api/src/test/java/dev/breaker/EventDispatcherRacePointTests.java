@@ -1,20 +1,20 @@
 package dev.breaker;
 
+import static dev.breaker.EventDispatcherTests.event;
+import static dev.breaker.EventDispatcherTests.isolated;
+import static dev.breaker.EventDispatcherTests.transition;
+import static dev.breaker.testsupport.Waits.get;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.breaker.internal.race.Races;
-import dev.breaker.spi.WindowCounts;
 import dev.breaker.testsupport.HeldOnce;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -39,36 +39,6 @@ class EventDispatcherRacePointTests {
         Races.handle(null);
         first.shutdownNow();
         second.shutdownNow();
-    }
-
-    private static Snapshot isolated(long generation, StateTransition cause) {
-        return Snapshot.isolated(generation, 0, true, null, WindowCounts.empty(), cause);
-    }
-
-    private static StateTransition event(long generation) {
-        return new StateTransition("d", State.ISOLATED, State.ISOLATED, generation, TransitionReason.ISOLATED, 0);
-    }
-
-    private static <T> T get(Future<T> f) {
-        try {
-            return f.get(20, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause());
-        } catch (InterruptedException | TimeoutException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** A transition as the breaker makes it; {@code dies} stops after the CAS, before the publish. */
-    private static Snapshot transition(EventDispatcher d, AtomicReference<Snapshot> current, boolean dies) {
-        Snapshot from = current.get();
-        Snapshot to = isolated(from.generation + 1, event(from.generation + 1));
-        d.beforeTransition(from);
-        current.set(to);
-        if (!dies) {
-            d.afterTransition();
-        }
-        return from;
     }
 
     /**
@@ -119,17 +89,7 @@ class EventDispatcherRacePointTests {
         List<String> wrongThread = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger delivered = new AtomicInteger();
         Thread drainer = HeldOnce.threadOf(first);
-        EventDispatcher d = new EventDispatcher(
-                "d",
-                List.of(e -> {
-                    delivered.incrementAndGet();
-                    if (Thread.currentThread() != drainer) {
-                        wrongThread.add(Thread.currentThread().getName());
-                    }
-                }),
-                current::get,
-                Runnable::run,
-                1024);
+        EventDispatcher d = watching(drainer, Runnable::run, delivered, wrongThread);
         AtomicInteger published = new AtomicInteger(1);
         Races.handle(arrivals(d, drainer, published));
         get(first.submit(() -> d.other(new LateResult("d", 0, 0))));
@@ -149,19 +109,13 @@ class EventDispatcherRacePointTests {
         List<String> wrongThread = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger delivered = new AtomicInteger();
         Thread drainer = HeldOnce.threadOf(first);
-        EventDispatcher d = new EventDispatcher(
-                "d",
-                List.of(e -> {
-                    delivered.incrementAndGet();
-                    if (Thread.currentThread() != drainer) {
-                        wrongThread.add(Thread.currentThread().getName());
-                    }
-                }),
-                current::get,
+        EventDispatcher d = watching(
+                drainer,
                 task -> {
                     throw new RejectedExecutionException("full");
                 },
-                1024);
+                delivered,
+                wrongThread);
         // at the end of the first round (one event delivered), ten more arrive: the next round
         // delivers the 7 the caller's budget of 8 leaves, the hand-off of the other 3 is refused,
         // and the drainer steps down dropping them, meeting the arrivals at each of its rounds
@@ -181,6 +135,25 @@ class EventDispatcherRacePointTests {
         assertEquals(List.of(), wrongThread, "only the elected drainer delivers");
         assertEquals(8, delivered.get(), "the first and the 7 of the caller's budget");
         assertEquals(45, d.dropped(), "the 3 refused and the 42 that arrived while it stepped down");
+    }
+
+    /**
+     * A dispatcher with a backlog of 1024 whose listener counts deliveries and names each thread
+     * other than {@code drainer} that delivers.
+     */
+    private EventDispatcher watching(
+            Thread drainer, java.util.concurrent.Executor executor, AtomicInteger delivered, List<String> wrongThread) {
+        return new EventDispatcher(
+                "d",
+                List.of(e -> {
+                    delivered.incrementAndGet();
+                    if (Thread.currentThread() != drainer) {
+                        wrongThread.add(Thread.currentThread().getName());
+                    }
+                }),
+                current::get,
+                executor,
+                1024);
     }
 
     /**

@@ -23,23 +23,32 @@ class EventDispatcherTests {
             Runnable::run,
             8);
 
-    private static Snapshot isolated(long generation, StateTransition cause) {
+    static Snapshot isolated(long generation, StateTransition cause) {
         return Snapshot.isolated(generation, 0, true, null, WindowCounts.empty(), cause);
     }
 
-    private static StateTransition event(long generation) {
+    static StateTransition event(long generation) {
         return new StateTransition("d", State.ISOLATED, State.ISOLATED, generation, TransitionReason.ISOLATED, 0);
     }
 
-    /** A transition as the breaker makes it; {@code dies} stops after the CAS, before the publish. */
     private void transition(boolean dies) {
+        transition(dispatcher, current, dies);
+    }
+
+    /**
+     * A transition as the breaker makes it; {@code dies} stops after the CAS, before the publish.
+     *
+     * @return the snapshot it moved on from
+     */
+    static Snapshot transition(EventDispatcher d, AtomicReference<Snapshot> current, boolean dies) {
         Snapshot from = current.get();
         Snapshot to = isolated(from.generation + 1, event(from.generation + 1));
-        dispatcher.beforeTransition(from);
+        d.beforeTransition(from);
         current.set(to);
         if (!dies) {
-            dispatcher.afterTransition();
+            d.afterTransition();
         }
+        return from;
     }
 
     @Test

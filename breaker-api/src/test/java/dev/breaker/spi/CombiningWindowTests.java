@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.breaker.testsupport.Waits;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -189,23 +190,11 @@ class CombiningWindowTests {
     }
 
     static void await(CountDownLatch l) {
-        try {
-            if (!l.await(20, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("waited 20 s");
-            }
-        } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
+        Waits.await(l);
     }
 
     static <T> T get(Future<T> f) {
-        try {
-            return f.get(20, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause());
-        } catch (InterruptedException | TimeoutException e) {
-            throw new IllegalStateException(e);
-        }
+        return Waits.get(f);
     }
 
     static java.util.concurrent.ThreadFactory daemon(String name) {

@@ -28,15 +28,8 @@ import org.junit.jupiter.api.Test;
 @Tag("race-points") // run in their own execution, the only one with -Ddev.breaker.races=true
 class RacePointTests {
 
-    /** Holds one thread at one race point, once, until it is let go. */
     private static HeldOnce hold(int point, Thread target) {
-        HeldOnce held = new HeldOnce(target, "race point " + point);
-        Races.handle(p -> {
-            if (p == point) {
-                held.holdIfTarget();
-            }
-        });
-        return held;
+        return HeldOnce.atPoint(Races::handle, point, target);
     }
 
     private final ExecutorService maker = CombiningWindowTests.onStripe("maker", i -> true);

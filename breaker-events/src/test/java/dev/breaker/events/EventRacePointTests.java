@@ -52,15 +52,8 @@ class EventRacePointTests {
         drainer.shutdownNow();
     }
 
-    /** Holds one thread at one race point, once, until it is let go. */
     private static HeldOnce hold(int point, Thread target) {
-        HeldOnce held = new HeldOnce(target, "race point " + point);
-        Races.handle(p -> {
-            if (p == point) {
-                held.holdIfTarget();
-            }
-        });
-        return held;
+        return HeldOnce.atPoint(Races::handle, point, target);
     }
 
     /**

@@ -1,11 +1,11 @@
 package dev.breaker.testsupport;
 
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * Holds one chosen thread, once, where it calls {@link #holdIfTarget()} (a race point, a plugin
@@ -34,11 +34,25 @@ public final class HeldOnce {
      * @return its thread
      */
     public static Thread threadOf(ExecutorService ex) {
-        try {
-            return ex.submit(Thread::currentThread).get(20, TimeUnit.SECONDS);
-        } catch (ExecutionException | InterruptedException | TimeoutException e) {
-            throw new IllegalStateException(e);
-        }
+        return Waits.get(ex.submit(Thread::currentThread));
+    }
+
+    /**
+     * Holds {@code target} once at a race point, until it is let go.
+     *
+     * @param install installs the handler every race point calls ({@code Races::handle})
+     * @param point   the point
+     * @param target  the thread to hold
+     * @return the hold
+     */
+    public static HeldOnce atPoint(Consumer<IntConsumer> install, int point, Thread target) {
+        HeldOnce held = new HeldOnce(target, "race point " + point);
+        install.accept(p -> {
+            if (p == point) {
+                held.holdIfTarget();
+            }
+        });
+        return held;
     }
 
     /** Called at the place: holds the target there the first time it comes. */
@@ -46,13 +60,7 @@ public final class HeldOnce {
         if (Thread.currentThread() == target) {
             target = null;
             inside.countDown();
-            try {
-                if (!leave.await(20, TimeUnit.SECONDS)) {
-                    throw new IllegalStateException("held at " + where + " for 20 s: the test never let go");
-                }
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
+            Waits.await(leave);
         }
     }
 
@@ -68,7 +76,7 @@ public final class HeldOnce {
      * @param work what the target runs to reach the place
      */
     public void reachedBy(Future<?> work) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Waits.SECONDS);
         try {
             while (!inside.await(10, TimeUnit.MILLISECONDS)) {
                 if (work.isDone()) {
