@@ -10,6 +10,7 @@ import dev.breaker.CircuitBreaker;
 import dev.breaker.Ticker;
 import dev.breaker.internal.race.Races;
 import dev.breaker.testsupport.HeldOnce;
+import dev.breaker.testsupport.Waits;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -273,8 +274,11 @@ class RacePointTests {
         attaching.reachedBy(builtA);
         Future<CircuitBreaker> builtB =
                 appender.submit(() -> CircuitBreaker.builder("b").window(same).build());
-        while (!bWaits.await(10, TimeUnit.MILLISECONDS) && !builtB.isDone()) {
-            Thread.onSpinWait(); // until B waits for the lock, or (wrongly) was built without it
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Waits.SECONDS);
+        while (!bWaits.await(10, TimeUnit.MILLISECONDS) && !builtB.isDone()) { // until B waits for the lock,
+            assertTrue(
+                    System.nanoTime() - deadline < 0,
+                    "B neither waited for the lock nor was built"); // or (wrongly) was built without it
         }
         attaching.letGo();
         CircuitBreaker a = get(builtA);
@@ -284,6 +288,7 @@ class RacePointTests {
                 refused.getCause().getMessage().contains("another breaker already records into"),
                 refused.getCause().getMessage());
         a.tryAcquire().onSuccess(0);
-        assertEquals(1, a.metrics().totalSuccesses(), "the window counts for A");
+        assertEquals(List.of("S"), shared.log, "A records into the window");
+        assertEquals(1, a.metrics().totalSuccesses(), "and its totals count the call once");
     }
 }

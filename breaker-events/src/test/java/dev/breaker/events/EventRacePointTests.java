@@ -80,11 +80,19 @@ class EventRacePointTests {
         }
     }
 
-    /** Waits until the count is reached or the {@link Patience} runs out. */
+    /**
+     * Waits until the count is reached, or until it has not moved for a whole {@link Patience}:
+     * each step of a long sequence gets the patience, not the sequence as a whole.
+     */
     private static void awaitAtLeast(java.util.function.LongSupplier count, long n) throws InterruptedException {
         long deadline = Patience.deadline();
-        while (count.getAsLong() < n && System.nanoTime() - deadline < 0) {
+        for (long seen = count.getAsLong(); seen < n && System.nanoTime() - deadline < 0; ) {
             Thread.sleep(1);
+            long now = count.getAsLong();
+            if (now != seen) {
+                seen = now;
+                deadline = Patience.deadline();
+            }
         }
     }
 
