@@ -86,4 +86,35 @@ class EventDispatcherTests {
                 delivered,
                 "exactly the backlog of 8: the newest ones");
     }
+
+    /**
+     * The drainer reads the newest snapshot, and before it reaches the ring the breaker has moved
+     * on by more than a ring: the slots of the generations it then wants hold later ones. Modelled
+     * by a view of the breaker's state that lags behind it (generation 5 while 10 is installed).
+     * Each overwritten generation is counted as dropped, so every generation is delivered or
+     * counted exactly once.
+     */
+    @Test
+    void generationsWhoseSlotsALaterLapTookAreCountedAsDropped() {
+        AtomicReference<Snapshot> real = new AtomicReference<>(isolated(0, null));
+        AtomicReference<Snapshot> view = new AtomicReference<>();
+        List<Long> seen = new ArrayList<>();
+        EventDispatcher d = new EventDispatcher(
+                "d", List.of(e -> seen.add(((StateTransition) e).generation())), view::get, Runnable::run, 4);
+        Snapshot five = null;
+        for (int i = 0; i < 10; i++) { // nobody drains: the ring of 4 holds 6 to 9
+            if (i == 5) {
+                five = real.get();
+            }
+            transition(d, real, true);
+        }
+        view.set(five);
+        d.afterTransition(); // newest 5: 1 beyond the backlog of 4, 2 to 4 overwritten, 5 from the snapshot
+        assertEquals(List.of(5L), seen);
+        assertEquals(4, d.dropped(), "1 beyond the backlog, 2, 3 and 4 overwritten");
+        view.set(real.get());
+        d.afterTransition(); // newest 10: 6 beyond the backlog, 7 to 9 from the ring, 10 from the snapshot
+        assertEquals(List.of(5L, 7L, 8L, 9L, 10L), seen);
+        assertEquals(5, d.dropped(), "every generation from 1 to 10 delivered or counted once");
+    }
 }
