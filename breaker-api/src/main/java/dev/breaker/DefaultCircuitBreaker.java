@@ -89,8 +89,6 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     private final HalfOpenPolicy policy;
     /** The policy's answers, checked, its failures contained. */
     private final CheckedPolicy answers;
-
-    private final long firstCooldownNanos;
     /** The policy's calm period (SPEC rule 14), read once. */
     private final long calmNanos;
     /** The policy's ramp-up (SPEC rule 16), read once; 0 for none. */
@@ -149,7 +147,6 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         this.windows = config.window();
         this.policy = config.halfOpen();
         this.answers = new CheckedPolicy(name, policy);
-        this.firstCooldownNanos = answers.firstCooldownNanos;
         this.calmNanos = policy.calmPeriodNanos();
         this.rampNanos = policy.rampUpNanos();
         this.classifier = config.classifier();
@@ -480,7 +477,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             int carried = openingsCarried(s, now, known);
             int opens = saturatedIncrement(carried);
             // a failing policy: the last good cooldown of the openings carried, else the first
-            long cooldown = answers.cooldownFor(opens, carried > 0 ? s.cooldownNanos : firstCooldownNanos);
+            long cooldown = answers.cooldownFor(opens, carried > 0 ? s.cooldownNanos : answers.firstCooldownNanos);
             Ending ending = ending(s, failure);
             if (transition(
                     s,
