@@ -35,16 +35,20 @@ import java.lang.invoke.VarHandle;
  * the lock and is decided at once, after everything buffered before it. A drain does not give
  * budget back; only the next holder's new budget, computed on the state the drain made, does.
  *
- * <p><b>Healthy windows write nothing.</b> When the exact state would not change by one more
- * plain success (a count window full of plain successes, {@link #plainSuccessIsNoOp}), plain
- * successes are not written at all: each is ordered at its read of the health flag. That is
- * right only while no bad outcome is pending, or a thread's success could be ordered before its
- * own earlier failure. So before raising the flag the holder closes every stripe to bad
- * outcomes (a bit in the stripe's tail, set by compare-and-set only while none is pending); a
- * bad outcome then goes through the lock, and the holder that applies it lowers the flag before
- * it opens the stripes again. (Clearing the flag after appending, from the appender's side,
- * leaves an instant where a holder that raised it has not yet seen the append; the race
- * contract of the TCK caught that.)
+ * <p><b>Plain successes that cannot trip take no lock.</b> When no number of plain successes
+ * could make the trip condition hold ({@link #plainSuccessNeedsNoLock}: a count window that has
+ * its minimum of calls, and does not hold the condition), a plain success is only counted, in a
+ * striped count of the window's own ({@link #countedSuccesses}), which the subclass reads under
+ * the lock: a count window learns from it how far the window has moved on. One uncontended
+ * compare-and-set, on a line that no lock holder writes. Each such success is ordered at its
+ * count. That is right only while no bad outcome is pending, or a thread's success could be
+ * ordered before its own earlier failure. So before raising the flag that allows it, the holder
+ * closes every stripe to bad outcomes (a bit in the stripe's tail, set by compare-and-set only
+ * while none is pending); a bad outcome then goes through the lock, and the holder lowers the
+ * flag before it opens the stripes again. (Clearing the flag after appending, from the
+ * appender's side, leaves an instant where a holder that raised it has not yet seen the
+ * append; the race contract of the TCK caught that.) A window on which a plain success changes
+ * nothing at all may ignore the count.
  *
  * <p><b>Contention.</b> When the lock is busy, an outcome that should be decided is buffered
  * anyway and raises the urgent bit of the flags word, which every offer reads: the next offer,
@@ -83,9 +87,11 @@ import java.lang.invoke.VarHandle;
  * <p><b>The breaker's running counts.</b> A breaker counts every call by outcome
  * ({@code BreakerMetrics}' totals); a window of this class counts them for it, so that a call pays
  * no atomic add of its own. An outcome applied under the lock is counted there, in plain 16-bit
- * lanes of one field that the holder hands to the breaker's striped totals when a lane fills; an
- * outcome that is buffered, or skipped by a healthy window, or whose stamp could not be taken, is
- * added to the totals at once by its own thread. So every {@link #record} and {@link #recordAt} is
+ * lanes of one field that the holder hands to the breaker's striped totals when a lane fills; a
+ * plain success only counted is in {@link #countedSuccesses}, which the breaker's reads add and
+ * which is handed over (and closed to later adds) when the window is retired; an outcome that is
+ * buffered, or whose stamp could not be taken, or a counted success refused by a retired window,
+ * is added to the totals at once by its own thread. So every {@link #record} and {@link #recordAt} is
  * counted exactly once, whatever a subclass or a ticker throws after. When the breaker moves to a
  * new window it retires this one under the lock: the lanes go to the totals and any later call is
  * added there directly; a reader of the counts takes the lock too, so it finds each call in one
@@ -118,7 +124,7 @@ public abstract class CombiningWindow implements Window {
 
     private static final int MAX_STRIPES = Stripes.MAX;
 
-    /** Flag: a plain success changes nothing and nothing bad is pending. */
+    /** Flag: a plain success is only counted (it cannot trip), and nothing bad is pending. */
     private static final int HEALTHY = 1;
     /** Flag: a drain made for another thread found the trip condition; the next offer reports it. */
     private static final int TRIP_PENDING = 2;
@@ -197,6 +203,9 @@ public abstract class CombiningWindow implements Window {
      */
     private Totals sink;
 
+    /** Plain successes taken without the lock; part of the breaker's running counts until retired. */
+    private final CountedSuccesses successes = new CountedSuccesses();
+
     /** For subclasses. */
     protected CombiningWindow() {}
 
@@ -242,13 +251,30 @@ public abstract class CombiningWindow implements Window {
     }
 
     /**
-     * Whether one more plain success would leave the exact state as it is (a count window full of
-     * plain successes); called by the holder after a batch.
+     * Whether plain successes may skip the lock for now: each is then only counted, in
+     * {@link #countedSuccesses()}, and never passed to {@link #applyLocked}. True only while no
+     * number of plain successes could make the trip condition hold. Called by the holder after a
+     * batch; until it answers false again, any number of plain successes may be counted.
      *
-     * @return true when a plain success may be skipped
+     * <p>A window on which a plain success changes nothing (say, one full of plain successes)
+     * may ignore the count; one that must know how many outcomes it took (a count window, to know
+     * which outcomes have left it) reads it under the lock.
+     *
+     * @return true when plain successes may be counted rather than applied
      */
-    protected boolean plainSuccessIsNoOp() {
+    protected boolean plainSuccessNeedsNoLock() {
         return false;
+    }
+
+    /**
+     * The plain successes counted without the lock (see {@link #plainSuccessNeedsNoLock()}) so
+     * far; for the holder. Each is ordered at its count: one counted while this runs may or may
+     * not be in the answer, and is in every later one.
+     *
+     * @return the count
+     */
+    protected final long countedSuccesses() {
+        return successes.sum();
     }
 
     /**
@@ -329,10 +355,21 @@ public abstract class CombiningWindow implements Window {
      */
     protected final boolean offer(int outcome, long stamp) {
         int f = (int) FLAGS.getVolatile(this);
-        if (f == 0 && !buffering && tryLock()) {
-            return holdAlone(outcome, stamp); // one thread at a time, nothing pending or flagged
+        if (f == HEALTHY && outcome == 0) {
+            countSuccess();
+            return false; // ordered at its count, and no bad outcome is pending
+        }
+        if ((f & ~HEALTHY) == 0 && !buffering && tryLock()) {
+            return holdAlone(outcome, stamp); // one thread at a time, nothing pending or urgent
         }
         return offerFlagged(f, outcome, stamp);
+    }
+
+    /** A plain success while the subclass needs no lock for it: counted, and nothing else. */
+    private void countSuccess() {
+        if (!successes.increment()) {
+            countAside(0); // retired: the breaker's totals count it
+        }
     }
 
     /**
@@ -353,7 +390,7 @@ public abstract class CombiningWindow implements Window {
         try {
             count(outcome);
             trips = applyLocked(outcome, stamp);
-            if (plainSuccessIsNoOp() != declaredHealthy) {
+            if (plainSuccessNeedsNoLock() != declaredHealthy) {
                 publishChanges();
             }
         } finally {
@@ -375,8 +412,8 @@ public abstract class CombiningWindow implements Window {
                 return decide(entry, outcome != 0); // an outcome waits for a decision: take the lock path
             }
             if (outcome == 0 && (f & HEALTHY) != 0) {
-                countAside(0);
-                return false; // healthy: changes nothing; ordered here, and no bad outcome is pending
+                countSuccess();
+                return false; // ordered at its count, and no bad outcome is pending
             }
         }
         long g = gate;
@@ -582,6 +619,7 @@ public abstract class CombiningWindow implements Window {
             try {
                 if (cw.sink == totals && !cw.retired) {
                     cw.addLanes();
+                    totals.add(Totals.FAST_SUCCESSES, cw.successes.close()); // a later one is refused, and counts aside
                     cw.retired = true;
                     cw.lanes = LANES_FULL;
                 }
@@ -599,6 +637,7 @@ public abstract class CombiningWindow implements Window {
                     for (int o = FAILED | SLOW; o >= 0; o--) {
                         into[o] += (cw.lanes >>> (o << 4)) & 0xFFFF;
                     }
+                    into[Totals.FAST_SUCCESSES] += cw.successes.sum();
                 }
                 totals.addCalls(into);
             } finally {
@@ -677,8 +716,15 @@ public abstract class CombiningWindow implements Window {
      * needs no fence: an urgent outcome this check misses is seen by the next offer.
      */
     private void release(int role) {
+        LOCK.setRelease(this, 0);
+        if (((int) FLAGS.getOpaque(this) & URGENT) != 0) {
+            releaseUrgent(role);
+        }
+    }
+
+    /** {@link #release} when an outcome waits for a decision: take the lock back, drain, and leave again. */
+    private void releaseUrgent(int role) {
         for (; ; ) {
-            LOCK.setRelease(this, 0);
             if (((int) FLAGS.getOpaque(this) & URGENT) == 0
                     || (int) LOCK.getOpaque(this) != 0
                     || !LOCK.compareAndSet(this, 0, role)) {
@@ -693,6 +739,7 @@ public abstract class CombiningWindow implements Window {
                 LOCK.setRelease(this, 0);
                 throw e;
             }
+            LOCK.setRelease(this, 0); // and look again: an outcome may have been marked meanwhile
         }
     }
 
@@ -768,7 +815,7 @@ public abstract class CombiningWindow implements Window {
      * has nothing to publish.
      */
     private void publish() {
-        if (stripesChanged || buffering || lastGate != NO_BUFFERING || plainSuccessIsNoOp() != declaredHealthy) {
+        if (stripesChanged || buffering || lastGate != NO_BUFFERING || plainSuccessNeedsNoLock() != declaredHealthy) {
             publishChanges();
         }
     }
@@ -814,7 +861,7 @@ public abstract class CombiningWindow implements Window {
             // hold's drain without seeing the new gate; the next offer (or release) drains all
             FLAGS.getAndBitwiseOr(this, URGENT);
         }
-        boolean healthy = plainSuccessIsNoOp();
+        boolean healthy = plainSuccessNeedsNoLock();
         if (healthy != declaredHealthy) {
             if (healthy) {
                 if (closeAll()) {

@@ -59,7 +59,7 @@ public class CombiningWindowLincheckTests {
         }
 
         @Override
-        protected boolean plainSuccessIsNoOp() {
+        protected boolean plainSuccessNeedsNoLock() {
             return calls >= 3 && failures == 0 && slow == 0;
         }
 

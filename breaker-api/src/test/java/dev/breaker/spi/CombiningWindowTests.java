@@ -57,7 +57,7 @@ class CombiningWindowTests {
         int failures;
         /** Calls saturate here: a window this full of plain successes is not changed by one more. */
         int size = Integer.MAX_VALUE;
-        /** Whether {@link #plainSuccessIsNoOp} says so for a full window without failures. */
+        /** Whether {@link #plainSuccessNeedsNoLock} says so for a full window without failures. */
         boolean healthyWhenFull;
 
         int ratePercent;
@@ -72,7 +72,7 @@ class CombiningWindowTests {
         volatile Runnable underTheReadLock = () -> {};
         /** Runs under the lock at every outcome applied, before it is (and before a throw on a slow call). */
         volatile IntConsumer onApply = outcome -> {};
-        /** Runs under the lock at every {@link #plainSuccessIsNoOp}, that is, in each batch's publication. */
+        /** Runs under the lock at every {@link #plainSuccessNeedsNoLock}, that is, in each batch's publication. */
         volatile Runnable onHealthCheck = () -> {};
 
         Pausing(int tripAt) {
@@ -112,7 +112,7 @@ class CombiningWindowTests {
         }
 
         @Override
-        protected boolean plainSuccessIsNoOp() {
+        protected boolean plainSuccessNeedsNoLock() {
             CountDownLatch p = pauseHealthCheck;
             if (p != null) {
                 pauseHealthCheck = null;
@@ -607,8 +607,8 @@ class CombiningWindowTests {
         }
 
         @Override
-        protected boolean plainSuccessIsNoOp() {
-            return healthy || super.plainSuccessIsNoOp(); // the base class's default unless told healthy
+        protected boolean plainSuccessNeedsNoLock() {
+            return healthy || super.plainSuccessNeedsNoLock(); // the base class's default unless told healthy
         }
 
         @Override

@@ -179,6 +179,29 @@ class WindowTotalsTests {
     }
 
     @Test
+    void successesCountedWithoutTheLockAreInTheTotalsAndMoveOnceAtRetire() {
+        CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
+        Totals totals = new Totals();
+        WindowTotals.attach(w, totals);
+        w.healthy = true;
+        w.record(false, false); // applied; the holder then says plain successes need no lock
+        for (int i = 0; i < 1_000; i++) {
+            w.record(false, false);
+        }
+        assertEquals(1_000, w.countedSuccesses(), "counted, for the subclass to read under its lock");
+        assertEquals(1, w.counts().calls(), "and not applied");
+        assertArrayEquals(calls(1_001, 0, 0, 0), WindowTotals.calls(w, totals));
+        assertEquals(0, totals.sum(Totals.FAST_SUCCESSES), "still the window's own");
+        WindowTotals.retire(w, totals);
+        assertEquals(1_001, totals.sum(Totals.FAST_SUCCESSES), "handed over once");
+        for (int i = 0; i < 5; i++) { // stragglers after the breaker moved on: the closed count refuses them
+            w.record(false, false);
+        }
+        assertEquals(1_000, w.countedSuccesses());
+        assertArrayEquals(calls(1_006, 0, 0, 0), WindowTotals.calls(w, totals), "each counted once, in the totals");
+    }
+
+    @Test
     void recordAndRecordAtOfferAtTheSubclassStampAndAnswerItsTrip() {
         CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
         w.stamp = 7;

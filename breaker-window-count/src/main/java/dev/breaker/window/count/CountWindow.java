@@ -24,7 +24,7 @@ import dev.breaker.window.count.internal.RingWindow;
  */
 public final class CountWindow {
 
-    /** The largest size: the ring's counters are packed 21 bits each. */
+    /** The largest size (a window of a million outcomes keeps up to a million bad ones, an int each). */
     public static final int MAX_SIZE = RingWindow.MAX_SIZE;
     /** The size when none is given. */
     public static final int DEFAULT_SIZE = 100;

@@ -8,25 +8,49 @@ import dev.breaker.spi.WindowCounts;
 import dev.breaker.spi.WindowFactory;
 
 /**
- * The last {@code size} outcomes in a ring, with running totals.
+ * The last {@code size} outcomes, kept as a count of every outcome and a queue of the bad ones
+ * (failed, slow or both) with their positions.
  *
- * <p><b>Concurrency</b> is {@link CombiningWindow}'s: the ring, its cursor and the totals are plain
- * fields written by one thread at a time (the holder of the window's try-lock), which applies the
- * outcomes other threads buffered before its own and decides on exact totals. An outcome is
- * buffered only while the window could take it, and everything else buffered, without its trip
- * condition possibly holding: the margin is computed after every batch from the exact totals
- * ({@link #safeBadOutcomesLocked}). A ring full of plain successes takes one more plain success
- * without writing anything.
+ * <p><b>Why positions.</b> The n-th outcome the window takes has position n, and the window holds
+ * positions {@code n - size + 1} to {@code n}. Only a bad outcome needs to be remembered: a plain
+ * success only moves the window on, and what it pushes out is found from the positions of the bad
+ * outcomes. So once a plain success can no longer make the trip condition hold (the window has its
+ * minimum of calls and does not hold the condition already), plain successes need no lock at all:
+ * {@link CombiningWindow} only counts them ({@link #countedSuccesses()}), and the position of an
+ * outcome applied under the lock is the number applied under it plus the number counted. A bad
+ * outcome pushes out the bad outcomes that have left, in one pass over the front of the queue: the
+ * cost of a call does not depend on the size.
+ *
+ * <p><b>Concurrency</b> is {@link CombiningWindow}'s: the queue and the counts are plain fields
+ * written by one thread at a time (the holder of the window's try-lock), which applies the
+ * outcomes other threads buffered before its own and decides on exact counts. A plain success
+ * that is only counted is ordered at its count; the holder reads the count once per outcome it
+ * applies, and a count read a moment late only places the successes counted meanwhile after that
+ * outcome, as their threads' timing allows.
  *
  * <p><b>Exactness.</b> Recorded by one thread at a time, every decision is exact at the deciding
  * outcome. Under concurrent recording a decision may come later, by at most
  * {@link CombiningWindow#BUFFER} outcomes of a stripe; no outcome is lost and the counts at rest
  * are exact: the last {@code size} outcomes in an order consistent with real time.
+ *
+ * <p><b>Memory.</b> The queue starts empty and doubles when a bad outcome finds it full, up to the
+ * power of two at or above the size: a window that never sees more than a few bad outcomes at once
+ * keeps a small array (one int per bad outcome).
  */
 public final class RingWindow extends CombiningWindow {
 
     /** The largest ring. */
     public static final int MAX_SIZE = 1_000_000;
+
+    /** A position keeps 30 bits in a queue entry: enough, as entries in the window are less than 2 sizes apart. */
+    private static final int POSITION_MASK = (1 << 30) - 1;
+
+    private static final int FIRST_CAPACITY = 8;
+
+    private static final int[] EMPTY = new int[0];
+
+    /** No outcome at the position {@link #moveTo} moves to: it only catches up with counted successes. */
+    private static final int NONE = -1;
 
     private final int size;
     private final RateThresholds thresholds;
@@ -37,13 +61,27 @@ public final class RingWindow extends CombiningWindow {
 
     private final int fullSlow;
     private final int minimumCalls;
+    /** Whether a plain success can make the condition hold: only while the calls are below the minimum. */
+    private final boolean fullRingCanTrip;
+
     // the exact state, written by the lock holder only
-    private final byte[] ring;
-    private int cursor;
-    private int calls;
+    /** Outcomes applied under the lock. */
+    private long applied;
+    /** The position of the latest outcome the holder took into account (and evicted up to). */
+    private long latest;
+    /** Bad outcomes in the window, oldest first: {@code (position << 2 | outcome)}, 30 bits of the position. */
+    private int[] bad = EMPTY;
+
+    private int head;
+    private int queued;
     private int failures;
     private int slowCalls;
+    /** The position of the latest failure, and the failures in a row that end there. */
+    private long lastFailure = -1;
+
     private int run;
+    /** Whether the condition held after the latest outcome applied. */
+    private boolean tripping;
     /** The fewest failing (slow) outcomes that trip at {@link #marginCalls} calls; valid while calls only grow. */
     private int marginFailing;
 
@@ -54,10 +92,10 @@ public final class RingWindow extends CombiningWindow {
         this.size = size;
         this.thresholds = thresholds;
         this.streakLimit = consecutiveFailures;
-        this.ring = new byte[size];
         this.fullFailing = (int) thresholds.fewestFailuresTripping(size);
         this.fullSlow = (int) thresholds.fewestSlowCallsTripping(size);
         this.minimumCalls = thresholds.minimumCalls();
+        this.fullRingCanTrip = size >= minimumCalls;
     }
 
     /**
@@ -77,42 +115,91 @@ public final class RingWindow extends CombiningWindow {
 
     @Override
     protected boolean applyLocked(int outcome, long stamp) {
-        int at = cursor;
-        cursor = at + 1 == size ? 0 : at + 1;
-        boolean trips;
-        if (calls == size) {
-            int evicted = ring[at];
-            if (evicted != outcome) { // the same outcome in and out changes no total
-                ring[at] = (byte) outcome;
-                failures += (outcome & FAILED) - (evicted & FAILED);
-                slowCalls += ((outcome & SLOW) - (evicted & SLOW)) >> 1;
+        return moveTo(++applied + countedSuccesses(), outcome);
+    }
+
+    /**
+     * Moves the window on to end at position {@code n}: the bad outcomes at or before
+     * {@code n - size} leave, the outcome at {@code n} is queued if bad, and the condition is
+     * decided.
+     *
+     * <p>One method on purpose: at over 325 bytes of bytecode, C2's limit for inlining a hot
+     * method, it stays a call, so the breaker's path for a counted plain success, which inlines
+     * everything down to {@link #applyLocked}, stays small enough to be inlined into its caller
+     * in turn (measured: about 2 ns of 8 at 1 thread).
+     *
+     * @param n       the position of the latest outcome, counted successes included
+     * @param outcome the outcome at {@code n}, or {@link #NONE} to only catch up with counted successes
+     * @return whether the condition holds at {@code n}
+     */
+    private boolean moveTo(long n, int outcome) {
+        if (n - latest >= size) { // everything queued is at or before the old latest, so it leaves
+            queued = 0;
+            failures = 0;
+            slowCalls = 0;
+        } else if (queued > 0) {
+            // every queued position p has latest - size < p <= latest, so n - p < 2 * size fits 30 bits
+            int last = (int) n;
+            int mask = bad.length - 1;
+            do {
+                int e = bad[head];
+                if (((last - (e >>> 2)) & POSITION_MASK) < size) {
+                    break;
+                }
+                failures -= e & FAILED;
+                slowCalls -= (e & SLOW) >> 1;
+                head = (head + 1) & mask;
+            } while (--queued > 0);
+        }
+        latest = n;
+        if (outcome > 0) {
+            if (queued == bad.length) {
+                grow();
             }
-            trips = (failures >= fullFailing || slowCalls >= fullSlow) && size >= minimumCalls;
-        } else {
-            calls++;
-            ring[at] = (byte) outcome;
+            bad[(head + queued) & (bad.length - 1)] = ((int) n << 2) | outcome;
+            queued++;
             failures += outcome & FAILED;
             slowCalls += (outcome & SLOW) >> 1;
-            trips = thresholds.trips(calls, failures, slowCalls);
         }
+        boolean trips = n >= size
+                ? (failures >= fullFailing || slowCalls >= fullSlow) && fullRingCanTrip
+                : thresholds.trips(n, failures, slowCalls);
         if (streakLimit > 0) {
-            run = (outcome & FAILED) == 0 ? 0 : Math.min(run + 1, streakLimit);
-            trips |= run >= streakLimit;
+            if (outcome == 0 || outcome == SLOW) {
+                run = 0;
+            } else if (outcome != NONE) {
+                run = lastFailure == n - 1 ? Math.min(run + 1, streakLimit) : 1;
+                lastFailure = n;
+            }
+            trips |= lastFailure == n && run >= streakLimit; // a run counts only while it ends at the latest outcome
         }
+        tripping = trips;
         return trips;
+    }
+
+    /** Doubles the queue, oldest entry first again; the window holds at most {@code size} entries, so it stops there. */
+    private void grow() {
+        int[] more = new int[Math.max(FIRST_CAPACITY, bad.length << 1)];
+        for (int i = 0; i < queued; i++) {
+            more[i] = bad[(head + i) & (bad.length - 1)];
+        }
+        bad = more;
+        head = 0;
     }
 
     @Override
     protected int safeBadOutcomesLocked() {
+        long n = applied + countedSuccesses();
+        moveTo(n, NONE); // successes counted since the last outcome may have pushed bad ones out
         int f;
         int s;
-        if (calls == size) {
+        if (n >= size) {
             f = fullFailing;
             s = fullSlow;
         } else {
             // calls only grow until the ring is full, and more calls need more bad outcomes to trip:
             // a margin computed at fewer calls is smaller, so still safe; recompute now and then
-            int c = Math.max(thresholds.minimumCalls(), calls);
+            int c = (int) Math.max(thresholds.minimumCalls(), n);
             if (marginCalls < 0 || c >= marginCalls + Math.max(1, marginCalls >> 3)) {
                 marginCalls = c;
                 marginFailing = (int) thresholds.fewestFailuresTripping(c);
@@ -122,17 +209,25 @@ public final class RingWindow extends CombiningWindow {
             s = marginSlow;
         }
         int safe = Math.min(f - 1 - failures, s - 1 - slowCalls);
-        return streakLimit > 0 ? Math.min(safe, streakLimit - 1 - run) : safe;
+        int runNow = lastFailure == n ? run : 0; // a success since the latest failure ended its run
+        return streakLimit > 0 ? Math.min(safe, streakLimit - 1 - runNow) : safe;
     }
 
+    /**
+     * True once a plain success cannot make the condition hold: the window has its minimum of
+     * calls (or can never reach it), and the condition does not hold already (a trip the breaker
+     * did not take, such as one its open cap refused, is reported again by the next outcome).
+     */
     @Override
-    protected boolean plainSuccessIsNoOp() {
-        return calls == size && failures == 0 && slowCalls == 0; // a run of failures would be in the ring
+    protected boolean plainSuccessNeedsNoLock() {
+        return !tripping && (latest >= minimumCalls || !fullRingCanTrip);
     }
 
     @Override
     protected WindowCounts countsLocked() {
-        return new WindowCounts(calls, failures, slowCalls);
+        long n = applied + countedSuccesses();
+        moveTo(n, NONE);
+        return new WindowCounts(Math.min(n, size), failures, slowCalls);
     }
 
     @Override

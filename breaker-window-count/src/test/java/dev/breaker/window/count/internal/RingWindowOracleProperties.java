@@ -1,0 +1,106 @@
+package dev.breaker.window.count.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.breaker.spi.RateThresholds;
+import dev.breaker.spi.Window;
+import dev.breaker.spi.WindowCounts;
+import java.util.ArrayList;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+
+/**
+ * The ring against the naive definition, over sizes, thresholds, minimums and runs: every trip
+ * answer and the counts after every outcome. Long runs of plain successes between bad outcomes
+ * are the point: once the window has its minimum of calls, those successes are only counted
+ * (no lock, no write to the queue), and the queue must still push out exactly the bad outcomes
+ * that a ring of slots would have overwritten.
+ */
+class RingWindowOracleProperties {
+
+    record Outcome(boolean failure, boolean slow) {}
+
+    private static final double[] RATES = {0.1, 0.25, 0.5, 0.6, 1.0};
+
+    @Property(tries = 300)
+    void everyAnswerAndEveryCountIsTheNaiveOnes(
+            @ForAll @IntRange(min = 1, max = 12) int size,
+            @ForAll @IntRange(min = 0, max = 4) int failureRate,
+            @ForAll @IntRange(min = 0, max = 4) int slowRate,
+            @ForAll @IntRange(min = 1, max = 15) int minimumCalls,
+            @ForAll @IntRange(min = 0, max = 4) int streak,
+            @ForAll("histories") List<Outcome> history) {
+        RateThresholds thresholds = new RateThresholds(RATES[failureRate], RATES[slowRate], minimumCalls);
+        Window w = RingWindow.factory(size, thresholds, streak).create(() -> 0);
+        List<Outcome> seen = new ArrayList<>();
+        for (Outcome o : history) {
+            seen.add(o);
+            boolean trips = w.record(o.failure(), o.slow());
+            WindowCounts expected = last(seen, size);
+            assertEquals(tripsOf(expected, thresholds, run(seen), streak), trips, "answer after " + seen);
+            assertEquals(expected, w.counts(), "counts after " + seen.size());
+        }
+    }
+
+    @Property(tries = 100)
+    void aMillionSuccessesPushOutEverythingAndPositionsStayExact(
+            @ForAll @IntRange(min = 1, max = 50) int size, @ForAll("histories") List<Outcome> before) {
+        Window w = RingWindow.factory(size, new RateThresholds(1.0, 1.0, 1), 0).create(() -> 0);
+        List<Outcome> seen = new ArrayList<>(before);
+        for (Outcome o : before) {
+            w.record(o.failure(), o.slow());
+        }
+        for (int i = 0; i < 1_000_000; i++) {
+            w.record(false, false);
+        }
+        assertEquals(new WindowCounts(size, 0, 0), w.counts());
+        w.record(true, true);
+        assertEquals(new WindowCounts(size, 1, 1), w.counts(), "the bad outcome after them is the only one left");
+        seen.clear();
+    }
+
+    private static WindowCounts last(List<Outcome> seen, int size) {
+        List<Outcome> l = seen.subList(Math.max(0, seen.size() - size), seen.size());
+        return new WindowCounts(
+                l.size(),
+                l.stream().filter(Outcome::failure).count(),
+                l.stream().filter(Outcome::slow).count());
+    }
+
+    private static int run(List<Outcome> seen) {
+        int run = 0;
+        for (int i = seen.size() - 1; i >= 0 && seen.get(i).failure(); i--) {
+            run++;
+        }
+        return run;
+    }
+
+    private static boolean tripsOf(WindowCounts c, RateThresholds t, int run, int streak) {
+        return t.trips(c.calls(), c.failures(), c.slowCalls()) || (streak > 0 && run >= streak);
+    }
+
+    @Provide
+    Arbitrary<List<Outcome>> histories() {
+        Arbitrary<Outcome> bad =
+                Arbitraries.of(new Outcome(true, false), new Outcome(false, true), new Outcome(true, true));
+        Arbitrary<List<Outcome>> successes = Arbitraries.integers()
+                .between(0, 30)
+                .map(n -> java.util.Collections.nCopies(n, new Outcome(false, false)));
+        Arbitrary<List<Outcome>> block = net.jqwik.api.Combinators.combine(successes, bad)
+                .as((s, b) -> {
+                    List<Outcome> l = new ArrayList<>(s);
+                    l.add(b);
+                    return l;
+                });
+        return block.list().ofMaxSize(12).map(blocks -> {
+            List<Outcome> all = new ArrayList<>();
+            blocks.forEach(all::addAll);
+            return all;
+        });
+    }
+}
