@@ -40,8 +40,10 @@ import java.lang.invoke.VarHandle;
  * its minimum of calls, and does not hold the condition), a plain success is only counted, in a
  * striped count of the window's own ({@link #countedSuccesses}), which the subclass reads under
  * the lock: a count window learns from it how far the window has moved on. One uncontended
- * compare-and-set, on a line that no lock holder writes. Each such success is ordered at its
- * count. That is right only while no bad outcome is pending, or a thread's success could be
+ * compare-and-set, in an object of its own, made when first needed (a time window never needs
+ * it). Each such success is ordered at its count; one that a retired window's closed count
+ * refuses is applied under the lock as usual, since the window may still decide until the
+ * breaker's move to another lands. That is right only while no bad outcome is pending, or a thread's success could be
  * ordered before its own earlier failure. So before raising the flag that allows it, the holder
  * closes every stripe to bad outcomes (a bit in the stripe's tail, set by compare-and-set only
  * while none is pending); a bad outcome then goes through the lock, and the holder lowers the
@@ -203,8 +205,12 @@ public abstract class CombiningWindow implements Window {
      */
     private Totals sink;
 
-    /** Plain successes taken without the lock; part of the breaker's running counts until retired. */
-    private final CountedSuccesses successes = new CountedSuccesses();
+    /**
+     * Plain successes taken without the lock; part of the breaker's running counts until retired.
+     * Made by the holder before it first raises {@link #HEALTHY} (a time window never needs one),
+     * and read by offers only after they read that flag, which publishes it.
+     */
+    private CountedSuccesses successes;
 
     /** For subclasses. */
     protected CombiningWindow() {}
@@ -274,7 +280,8 @@ public abstract class CombiningWindow implements Window {
      * @return the count
      */
     protected final long countedSuccesses() {
-        return successes.sum();
+        CountedSuccesses c = successes;
+        return c == null ? 0 : c.sum();
     }
 
     /**
@@ -355,21 +362,13 @@ public abstract class CombiningWindow implements Window {
      */
     protected final boolean offer(int outcome, long stamp) {
         int f = (int) FLAGS.getVolatile(this);
-        if (f == HEALTHY && outcome == 0) {
-            countSuccess();
+        if (f == HEALTHY && outcome == 0 && successes.increment()) {
             return false; // ordered at its count, and no bad outcome is pending
         }
         if ((f & ~HEALTHY) == 0 && !buffering && tryLock()) {
             return holdAlone(outcome, stamp); // one thread at a time, nothing pending or urgent
         }
         return offerFlagged(f, outcome, stamp);
-    }
-
-    /** A plain success while the subclass needs no lock for it: counted, and nothing else. */
-    private void countSuccess() {
-        if (!successes.increment()) {
-            countAside(0); // retired: the breaker's totals count it
-        }
     }
 
     /**
@@ -411,10 +410,11 @@ public abstract class CombiningWindow implements Window {
             if ((f & URGENT) != 0) {
                 return decide(entry, outcome != 0); // an outcome waits for a decision: take the lock path
             }
-            if (outcome == 0 && (f & HEALTHY) != 0) {
-                countSuccess();
+            if (outcome == 0 && (f & HEALTHY) != 0 && successes.increment()) {
                 return false; // ordered at its count, and no bad outcome is pending
             }
+            // a count that refused it belongs to a retired window, which may still decide (the
+            // breaker's move to another window may not have landed yet): it is applied as usual
         }
         long g = gate;
         if ((int) g >= 0 && (int) (g >>> 32) == (int) stamp) {
@@ -619,7 +619,13 @@ public abstract class CombiningWindow implements Window {
             try {
                 if (cw.sink == totals && !cw.retired) {
                     cw.addLanes();
-                    totals.add(Totals.FAST_SUCCESSES, cw.successes.close()); // a later one is refused, and counts aside
+                    if (cw.successes == null) {
+                        cw.successes = CountedSuccesses.closed(); // a holder that raises the flag later finds it closed
+                    } else {
+                        totals.add(
+                                Totals.FAST_SUCCESSES,
+                                cw.successes.close()); // a later one is refused, and counts aside
+                    }
                     cw.retired = true;
                     cw.lanes = LANES_FULL;
                 }
@@ -637,7 +643,7 @@ public abstract class CombiningWindow implements Window {
                     for (int o = FAILED | SLOW; o >= 0; o--) {
                         into[o] += (cw.lanes >>> (o << 4)) & 0xFFFF;
                     }
-                    into[Totals.FAST_SUCCESSES] += cw.successes.sum();
+                    into[Totals.FAST_SUCCESSES] += cw.countedSuccesses();
                 }
                 totals.addCalls(into);
             } finally {
@@ -864,6 +870,9 @@ public abstract class CombiningWindow implements Window {
         boolean healthy = plainSuccessNeedsNoLock();
         if (healthy != declaredHealthy) {
             if (healthy) {
+                if (successes == null) {
+                    successes = new CountedSuccesses(); // before the flag that lets offers use it
+                }
                 if (closeAll()) {
                     declaredHealthy = true;
                     FLAGS.getAndBitwiseOr(this, HEALTHY);

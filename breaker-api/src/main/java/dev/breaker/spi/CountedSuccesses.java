@@ -43,6 +43,18 @@ final class CountedSuccesses {
         }
     }
 
+    /**
+     * A count closed from the start: what a window retired before it ever counted a success
+     * keeps, so that one it counts later goes to the breaker's totals.
+     *
+     * @return a new closed count
+     */
+    static CountedSuccesses closed() {
+        CountedSuccesses c = new CountedSuccesses();
+        c.close();
+        return c;
+    }
+
     @SuppressWarnings("unused") // accessed through BASE
     private volatile long base;
 

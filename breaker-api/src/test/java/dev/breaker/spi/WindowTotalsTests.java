@@ -198,7 +198,26 @@ class WindowTotalsTests {
             w.record(false, false);
         }
         assertEquals(1_000, w.countedSuccesses());
+        assertEquals(
+                6,
+                w.counts().calls(),
+                "applied instead: the window may still decide until the breaker's move lands, and must see them");
         assertArrayEquals(calls(1_006, 0, 0, 0), WindowTotals.calls(w, totals), "each counted once, in the totals");
+    }
+
+    @Test
+    void aWindowRetiredBeforeItEverCountedASuccessRefusesToCountOneLater() {
+        CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
+        Totals totals = new Totals();
+        WindowTotals.attach(w, totals);
+        WindowTotals.retire(w, totals);
+        w.healthy = true;
+        w.record(false, false); // applied; the holder then allows counting, and finds the count closed
+        w.record(false, false);
+        assertEquals(0, w.countedSuccesses());
+        assertEquals(2, w.counts().calls());
+        assertArrayEquals(calls(2, 0, 0, 0), WindowTotals.calls(w, totals));
+        assertEquals(2, totals.sum(Totals.FAST_SUCCESSES), "in the totals, where a retired window's calls go");
     }
 
     @Test
@@ -263,6 +282,7 @@ class WindowTotalsTests {
         int perThread = 30_000;
         for (int round = 0; round < 10; round++) {
             CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
+            w.healthy = round % 2 == 1; // then plain successes are only counted, and the retire closes their count
             Totals totals = new Totals();
             WindowTotals.attach(w, totals);
             AtomicBoolean done = new AtomicBoolean();
@@ -298,7 +318,10 @@ class WindowTotalsTests {
                 expected[(i % 10 == 0 ? 1 : 0) | (i % 15 == 0 ? 2 : 0)] += threads;
             }
             assertArrayEquals(expected, WindowTotals.calls(w, totals), "round " + round);
-            assertEquals((long) threads * perThread, w.counts().calls(), "round " + round + ": all applied");
+            assertEquals(
+                    (long) threads * perThread,
+                    w.counts().calls() + w.countedSuccesses(),
+                    "round " + round + ": all applied or counted");
         }
     }
 }

@@ -15,11 +15,13 @@ import dev.breaker.spi.WindowFactory;
  * positions {@code n - size + 1} to {@code n}. Only a bad outcome needs to be remembered: a plain
  * success only moves the window on, and what it pushes out is found from the positions of the bad
  * outcomes. So once a plain success can no longer make the trip condition hold (the window has its
- * minimum of calls and does not hold the condition already), plain successes need no lock at all:
+ * minimum of calls, or can never reach it, and does not hold the condition already), plain
+ * successes need no lock at all:
  * {@link CombiningWindow} only counts them ({@link #countedSuccesses()}), and the position of an
  * outcome applied under the lock is the number applied under it plus the number counted. A bad
- * outcome pushes out the bad outcomes that have left, in one pass over the front of the queue: the
- * cost of a call does not depend on the size.
+ * outcome pushes out the bad outcomes that have left, in one pass over the front of the queue:
+ * each bad outcome is queued once and pushed out once, so the cost per call does not grow with
+ * the size (one call may push out many, paid for by the calls that queued them).
  *
  * <p><b>Concurrency</b> is {@link CombiningWindow}'s: the queue and the counts are plain fields
  * written by one thread at a time (the holder of the window's try-lock), which applies the
@@ -33,9 +35,10 @@ import dev.breaker.spi.WindowFactory;
  * {@link CombiningWindow#BUFFER} outcomes of a stripe; no outcome is lost and the counts at rest
  * are exact: the last {@code size} outcomes in an order consistent with real time.
  *
- * <p><b>Memory.</b> The queue starts empty and doubles when a bad outcome finds it full, up to the
- * power of two at or above the size: a window that never sees more than a few bad outcomes at once
- * keeps a small array (one int per bad outcome).
+ * <p><b>Memory.</b> The queue starts empty, takes 8 entries at the first bad outcome and doubles
+ * when one finds it full, up to the power of two at or above the size (4 MB for a million bad
+ * outcomes at once; it never shrinks, and the window lasts one CLOSED era). A window that never
+ * holds more than a few bad outcomes keeps a small array, one int each.
  */
 public final class RingWindow extends CombiningWindow {
 
@@ -61,7 +64,7 @@ public final class RingWindow extends CombiningWindow {
 
     private final int fullSlow;
     private final int minimumCalls;
-    /** Whether a plain success can make the condition hold: only while the calls are below the minimum. */
+    /** Whether the rate rule can ever trip: the ring reaches the minimum of calls ({@code size >= minimumCalls}). */
     private final boolean fullRingCanTrip;
 
     // the exact state, written by the lock holder only
