@@ -1,6 +1,7 @@
 /**
- * The count window: the last N outcomes of a breaker in a lock-free ring. Exports only the typed
- * builder; the ring itself is internal and reached through {@code Windows.named("count", ...)} or
+ * The count window: the last N outcomes of a breaker, kept as their number and the positions of
+ * the bad ones; a plain success that cannot trip takes no lock. Exports only the typed builder;
+ * the window itself is internal and reached through {@code Windows.named("count", ...)} or
  * {@link dev.breaker.window.count.CountWindow#builder()}.
  */
 module dev.breaker.window.count {

@@ -227,6 +227,16 @@ public abstract class CombiningWindow implements Window {
     // ---------------------------------------------------------------- for subclasses
 
     /**
+     * Whether threads were ever seen colliding on this window (it buffered at least once); for
+     * the holder, in {@link #plainSuccessNeedsNoLock()} say. It never goes back to false.
+     *
+     * @return true once the window has buffered
+     */
+    protected final boolean everContended() {
+        return everBuffered;
+    }
+
+    /**
      * Applies one outcome to the exact state; called by the lock holder only, one at a time.
      *
      * @param outcome {@link #FAILED} and {@link #SLOW} bits

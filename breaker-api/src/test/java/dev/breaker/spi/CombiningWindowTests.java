@@ -265,6 +265,7 @@ class CombiningWindowTests {
         w.counts();
         w.underTheReadLock = () -> {};
         assertFalse(w.isBuffering(), "the 4096th quiet hold ends buffering");
+        assertTrue(w.everContended(), "but the window remembers that threads collided on it");
         int trippedAt = -1;
         for (int i = 0; i < 9 + 1_000; i++) { // this thread alone: 9 failures, then successes
             if (w.record(i < 9, false) && trippedAt < 0) {
@@ -328,6 +329,7 @@ class CombiningWindowTests {
         assertFalse(w.record(true, false));
         assertTrue(w.record(true, false), "the third failure");
         assertFalse(w.isBuffering(), "one thread at a time never collides");
+        assertFalse(w.everContended());
         assertEquals(List.of("F", "S", "F", "F"), w.log, "each applied at once, in order");
     }
 
