@@ -417,8 +417,16 @@ public abstract class CombiningWindow implements Window {
                 decide(entry, outcome != 0);
                 return true; // found by a drain that had no caller to tell: this caller tells
             }
-            if ((f & URGENT) != 0) {
-                return decide(entry, outcome != 0); // an outcome waits for a decision: take the lock path
+            if ((f & URGENT) != 0) { // an outcome waits for a decision: take the lock path
+                if (tryLock()) {
+                    return holdAndApply(entry);
+                }
+                if ((int) LOCK.getOpaque(this) != WRITER) {
+                    return decide(entry, outcome != 0);
+                }
+                // another recorder holds the lock and drains it before it leaves: this outcome
+                // goes the usual way (buffered if it may be), not through the urgent path, whose
+                // appends would keep the bit up and the holder draining for as long as they come
             }
             if (outcome == 0 && (f & HEALTHY) != 0 && successes.increment()) {
                 return false; // ordered at its count, and no bad outcome is pending

@@ -764,7 +764,8 @@ class CombiningWindowTests {
         Future<Boolean> held = w.holdTheLock(holder, leave);
         // not the gate's stamp: the lock path, busy, so buffered as urgent, and the urgent bit is up
         assertFalse(get(other.submit(() -> w.offerAt(0, 1))));
-        // the urgent bit sends this one to the lock path too: busy, buffered as urgent, a success
+        // the urgent bit is up and a recorder holds the lock: this one goes the usual way, which
+        // for a stamp not the gate's is the lock path again: busy, buffered as urgent, a success
         assertFalse(get(other.submit(() -> w.offerAt(0, 1))));
         leave.countDown();
         assertFalse(held.get(10, TimeUnit.SECONDS));
