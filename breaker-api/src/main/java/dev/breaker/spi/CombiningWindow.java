@@ -53,9 +53,11 @@ import java.lang.invoke.VarHandle;
  * nothing at all may ignore the count.
  *
  * <p><b>Contention.</b> When the lock is busy, an outcome that should be decided is buffered
- * anyway and raises the urgent bit of the flags word, which every offer reads: the next offer,
- * by any thread, takes the lock path and drains it, and a holder drains again before it leaves
- * if it sees the bit. So such a decision is late by at most one outcome; a full buffer makes its
+ * anyway and raises the urgent bit of the flags word, which every offer reads: a holder drains
+ * again before it leaves if it sees the bit, and the next offer, by any thread, that finds the
+ * lock free takes it and drains. (One that finds another recorder holding it goes the usual way,
+ * since that holder drains before it leaves: sending it down the urgent path too kept the bit up
+ * and the holder draining for as long as the other threads' offers came.) So such a decision is late by at most one outcome; a full buffer makes its
  * writer wait for the lock, so at most {@value #BUFFER} outcomes per stripe are ever pending
  * (the lag of SPEC rule 8, documented by each window). No outcome is lost, and at rest
  * {@link #drainedCounts} drains first, so the counts are exact. A reader of the counts holds the
