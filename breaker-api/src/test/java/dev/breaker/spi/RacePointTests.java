@@ -107,6 +107,61 @@ class RacePointTests {
     }
 
     /**
+     * An offer that read the urgent bit and finds the lock free takes it: it drains what waits
+     * and decides its own outcome before it returns. Here M reads the bit (an urgent success of
+     * A waits) and is held; the holder leaves, draining A's success; M, let go, takes the free
+     * lock and applies its failure itself, though its budget would have let it wait in a buffer.
+     */
+    @Test
+    void anOfferThatReadTheUrgentBitAndFindsTheLockFreeTakesItAndDecides() {
+        CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(1_000);
+        CombiningWindowTests.collide(w, holder, third);
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave);
+        // not the gate's stamp: the lock path, busy, so buffered as urgent, and the urgent bit is up
+        assertFalse(get(appender.submit(() -> w.offerAt(0, 1))));
+        HeldOnce reading = hold(Races.FLAGS_READ, HeldOnce.threadOf(maker));
+        Future<Boolean> failure = maker.submit(() -> w.record(true, false));
+        reading.reachedBy(failure);
+        leave.countDown();
+        assertFalse(get(held));
+        assertEquals(List.of("S", "S", "S", "S"), w.log, "the holder drained the urgent success as it left");
+        reading.letGo();
+        assertFalse(get(failure));
+        assertEquals(List.of("S", "S", "S", "S", "F"), w.log, "applied before the offer returned, not buffered");
+        assertEquals("maker", w.appliers.get(w.appliers.size() - 1), "by its own thread, which took the lock");
+        assertEquals(5, get(third.submit(w::counts)).calls(), "and the lock was let go");
+    }
+
+    /**
+     * The same offer finding a reader of the counts in the lock waits for the reader's short hold
+     * rather than buffer (a metrics gauge must not delay a decision), then decides its outcome.
+     */
+    @Test
+    void anOfferThatReadTheUrgentBitAndFindsAReaderInTheLockWaitsForItAndDecides() throws Exception {
+        CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(1_000);
+        CombiningWindowTests.collide(w, holder, third);
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave);
+        assertFalse(get(appender.submit(() -> w.offerAt(0, 1))), "urgent: the bit is up");
+        HeldOnce reading = hold(Races.FLAGS_READ, HeldOnce.threadOf(maker));
+        Future<Boolean> failure = maker.submit(() -> w.record(true, false));
+        reading.reachedBy(failure);
+        leave.countDown();
+        assertFalse(get(held));
+        CountDownLatch readerLeaves = new CountDownLatch(1);
+        Future<WindowCounts> read = w.holdTheReadLock(third, readerLeaves);
+        reading.letGo();
+        Thread.sleep(50);
+        assertFalse(failure.isDone(), "it waits for the reader rather than buffer");
+        readerLeaves.countDown();
+        assertEquals(4, get(read).calls());
+        assertFalse(get(failure));
+        assertEquals(List.of("S", "S", "S", "S", "F"), w.log, "applied before the offer returned");
+        assertEquals("maker", w.appliers.get(w.appliers.size() - 1));
+    }
+
+    /**
      * A holder sets a stripe's budget from the margin after its batch; an appender spends the old
      * budget between the holder's read of the stripe and its write. The holder must read again,
      * or the stripe keeps more budget than the new margin leaves, and a bad outcome that trips

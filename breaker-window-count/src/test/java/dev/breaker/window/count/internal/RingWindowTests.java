@@ -55,4 +55,41 @@ class RingWindowTests {
         assertFalse(w.record(false, true), "1 slow call of 4");
         assertTrue(w.record(false, true), "2 slow calls of 4 is 50%");
     }
+
+    /**
+     * The window keeps its bad outcomes only: plain successes, however many, are positions, not
+     * entries, so the queue stays as small as the bad outcomes in the window (the memory goal of
+     * issue 10 rests on it).
+     */
+    @Test
+    void onlyBadOutcomesAreQueuedAndTheQueueStaysAsSmallAsThem() throws ReflectiveOperationException {
+        Window w = RingWindow.factory(1_000, HALF, 0).create(() -> 0);
+        for (int i = 0; i < 10_000; i++) {
+            w.record(false, false);
+        }
+        assertEquals(new WindowCounts(1_000, 0, 0), w.counts());
+        assertEquals(0, field(w, "queued"), "successes only: nothing queued");
+        assertEquals(0, ((int[]) field(w, "bad")).length, "and no queue made");
+        w.record(true, false);
+        w.record(false, true);
+        w.record(true, true);
+        for (int i = 0; i < 500; i++) {
+            w.record(false, false);
+        }
+        // the counts catch the queue up with successes counted without the lock
+        assertEquals(new WindowCounts(1_000, 2, 2), w.counts());
+        assertEquals(3, field(w, "queued"), "the three bad outcomes, none of the successes around them");
+        assertEquals(8, ((int[]) field(w, "bad")).length, "the first size of the queue: it never grew for successes");
+        for (int i = 0; i < 500; i++) {
+            w.record(false, false);
+        }
+        assertEquals(new WindowCounts(1_000, 0, 0), w.counts());
+        assertEquals(0, field(w, "queued"), "all three left the window");
+    }
+
+    private static Object field(Window w, String name) throws ReflectiveOperationException {
+        java.lang.reflect.Field f = RingWindow.class.getDeclaredField(name);
+        f.setAccessible(true);
+        return f.get(w);
+    }
 }
