@@ -106,6 +106,29 @@ class RacePointTests {
         assertEquals(List.of("S", "S", "S", "F", "S", "S"), w.log, "and neither success was skipped");
     }
 
+    /** The maker's failure, offered through {@link #aFailureHeldAfterReadingTheUrgentBit}. */
+    private Future<Boolean> failure;
+
+    /**
+     * Has the maker offer a failure that reads the urgent bit (an urgent success of the appender
+     * waits while the holder holds the lock) and is held right after; the holder then leaves,
+     * draining the urgent success, so the bit the maker read is stale when it is let go.
+     */
+    private HeldOnce aFailureHeldAfterReadingTheUrgentBit(CombiningWindowTests.Pausing w) {
+        CombiningWindowTests.collide(w, holder, third);
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave);
+        // not the gate's stamp: the lock path, busy, so buffered as urgent, and the urgent bit is up
+        assertFalse(get(appender.submit(() -> w.offerAt(0, 1))));
+        HeldOnce reading = hold(Races.FLAGS_READ, HeldOnce.threadOf(maker));
+        failure = maker.submit(() -> w.record(true, false));
+        reading.reachedBy(failure);
+        leave.countDown();
+        assertFalse(get(held));
+        assertEquals(List.of("S", "S", "S", "S"), w.log, "the holder drained the urgent success as it left");
+        return reading;
+    }
+
     /**
      * An offer that read the urgent bit and finds the lock free takes it: it drains what waits
      * and decides its own outcome before it returns. Here M reads the bit (an urgent success of
@@ -115,17 +138,7 @@ class RacePointTests {
     @Test
     void anOfferThatReadTheUrgentBitAndFindsTheLockFreeTakesItAndDecides() {
         CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(1_000);
-        CombiningWindowTests.collide(w, holder, third);
-        CountDownLatch leave = new CountDownLatch(1);
-        Future<Boolean> held = w.holdTheLock(holder, leave);
-        // not the gate's stamp: the lock path, busy, so buffered as urgent, and the urgent bit is up
-        assertFalse(get(appender.submit(() -> w.offerAt(0, 1))));
-        HeldOnce reading = hold(Races.FLAGS_READ, HeldOnce.threadOf(maker));
-        Future<Boolean> failure = maker.submit(() -> w.record(true, false));
-        reading.reachedBy(failure);
-        leave.countDown();
-        assertFalse(get(held));
-        assertEquals(List.of("S", "S", "S", "S"), w.log, "the holder drained the urgent success as it left");
+        HeldOnce reading = aFailureHeldAfterReadingTheUrgentBit(w);
         reading.letGo();
         assertFalse(get(failure));
         assertEquals(List.of("S", "S", "S", "S", "F"), w.log, "applied before the offer returned, not buffered");
@@ -141,15 +154,7 @@ class RacePointTests {
     @Test
     void anOfferThatReadTheUrgentBitAndFindsAReaderInTheLockWaitsForItAndDecides() throws Exception {
         CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(1); // the first failure trips
-        CombiningWindowTests.collide(w, holder, third);
-        CountDownLatch leave = new CountDownLatch(1);
-        Future<Boolean> held = w.holdTheLock(holder, leave);
-        assertFalse(get(appender.submit(() -> w.offerAt(0, 1))), "urgent: the bit is up");
-        HeldOnce reading = hold(Races.FLAGS_READ, HeldOnce.threadOf(maker));
-        Future<Boolean> failure = maker.submit(() -> w.record(true, false));
-        reading.reachedBy(failure);
-        leave.countDown();
-        assertFalse(get(held));
+        HeldOnce reading = aFailureHeldAfterReadingTheUrgentBit(w);
         CountDownLatch readerLeaves = new CountDownLatch(1);
         Future<WindowCounts> read = w.holdTheReadLock(third, readerLeaves);
         reading.letGo();
