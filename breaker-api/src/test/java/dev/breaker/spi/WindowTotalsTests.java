@@ -160,11 +160,8 @@ class WindowTotalsTests {
 
     @Test
     void theHealthySkipAndAFailedStampAreCountedToo() {
-        CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
         Totals totals = new Totals();
-        WindowTotals.attach(w, totals);
-        w.healthy = true;
-        w.record(false, false); // applied; the holder then declares the window healthy
+        CombiningWindowTests.Plain w = healthyAfterOneSuccess(totals);
         w.record(false, false); // skipped: no lock, no write to the window
         w.record(false, false);
         assertEquals(1, w.counts().calls(), "only the first was applied");
@@ -180,11 +177,8 @@ class WindowTotalsTests {
 
     @Test
     void successesCountedWithoutTheLockAreInTheTotalsAndMoveOnceAtRetire() {
-        CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
         Totals totals = new Totals();
-        WindowTotals.attach(w, totals);
-        w.healthy = true;
-        w.record(false, false); // applied; the holder then says plain successes need no lock
+        CombiningWindowTests.Plain w = healthyAfterOneSuccess(totals);
         for (int i = 0; i < 1_000; i++) {
             w.record(false, false);
         }
@@ -323,5 +317,17 @@ class WindowTotalsTests {
                     w.counts().calls() + w.countedSuccesses(),
                     "round " + round + ": all applied or counted");
         }
+    }
+
+    /**
+     * A window counting into {@code totals} whose first success was applied under the lock, after
+     * which the holder says plain successes need no lock: the next ones are only counted.
+     */
+    private static CombiningWindowTests.Plain healthyAfterOneSuccess(Totals totals) {
+        CombiningWindowTests.Plain w = new CombiningWindowTests.Plain();
+        WindowTotals.attach(w, totals);
+        w.healthy = true;
+        w.record(false, false);
+        return w;
     }
 }
