@@ -56,8 +56,9 @@ import java.lang.invoke.VarHandle;
  * anyway and raises the urgent bit of the flags word, which every offer reads: a holder drains
  * again before it leaves if it sees the bit, and the next offer, by any thread, that finds the
  * lock free takes it and drains. (One that finds another recorder holding it goes the usual way,
- * since that holder drains before it leaves: sending it down the urgent path too kept the bit up
- * and the holder draining for as long as the other threads' offers came.) So such a decision is late by at most one outcome; a full buffer makes its
+ * since that holder drains before it leaves, or the next offer does if the holder's unfenced
+ * check missed the bit: sending it down the urgent path too kept the bit up and the holder
+ * draining for as long as the other threads' offers came.) So such a decision is late by at most one outcome; a full buffer makes its
  * writer wait for the lock, so at most {@value #BUFFER} outcomes per stripe are ever pending
  * (the lag of SPEC rule 8, documented by each window). No outcome is lost, and at rest
  * {@link #drainedCounts} drains first, so the counts are exact. A reader of the counts holds the
@@ -426,7 +427,8 @@ public abstract class CombiningWindow implements Window {
                 if ((int) LOCK.getOpaque(this) != WRITER) {
                     return decide(entry, outcome != 0);
                 }
-                // another recorder holds the lock and drains it before it leaves: this outcome
+                // another recorder holds the lock and drains it before it leaves (or, should its
+                // unfenced check miss the bit, the next offer does: see release): this outcome
                 // goes the usual way (buffered if it may be), not through the urgent path, whose
                 // appends would keep the bit up and the holder draining for as long as they come
             }
