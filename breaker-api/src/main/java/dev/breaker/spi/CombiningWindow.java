@@ -510,13 +510,19 @@ public abstract class CombiningWindow implements Window {
         if (((int) FLAGS.getVolatile(this) & URGENT) == 0) { // read first: under contention it is mostly up already
             FLAGS.getAndBitwiseOr(this, URGENT);
         }
+        Races.at(Races.URGENT_MARKED); // a race point: nothing unless -Ddev.breaker.races=true
         for (int spins = 0; ; spins++) {
             if (tryLock()) { // the holder left meanwhile: decide it here
                 boolean trips;
                 try {
                     trips = drainAll();
-                    // a reader's drain may have decided it meanwhile, with nobody to tell: tell it here
-                    trips |= ((int) FLAGS.getAndBitwiseAnd(this, ~TRIP_PENDING) & TRIP_PENDING) != 0;
+                    // a reader's drain may have decided it meanwhile, with nobody to tell: tell it
+                    // here. Read first: the bit is set only under the lock, which this thread holds,
+                    // and an atomic write to the flags word, which every offer reads, takes its line
+                    // from every other thread
+                    if (((int) FLAGS.getVolatile(this) & TRIP_PENDING) != 0) {
+                        trips |= ((int) FLAGS.getAndBitwiseAnd(this, ~TRIP_PENDING) & TRIP_PENDING) != 0;
+                    }
                     publish();
                 } finally {
                     release(WRITER);

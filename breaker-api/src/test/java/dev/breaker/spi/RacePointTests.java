@@ -168,6 +168,27 @@ class RacePointTests {
     }
 
     /**
+     * A thread buffers a failure as urgent while the lock is busy and is held before it looks at
+     * the lock again; the holder leaves, drains the failure and finds the trip with nobody to
+     * tell. The thread, let go, finds the lock free, takes it, and tells the trip itself.
+     */
+    @Test
+    void anUrgentOutcomeWhoseTripTheLeavingHolderFoundIsToldByItsOwnOffer() {
+        CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(1); // the first failure trips
+        CombiningWindowTests.collide(w, holder, appender); // the appender's stripe, open to failures
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(holder, leave);
+        HeldOnce marked = hold(Races.URGENT_MARKED, HeldOnce.threadOf(appender));
+        Future<Boolean> failure = appender.submit(() -> w.offerAt(CombiningWindow.FAILED, 1)); // not the gate's stamp
+        marked.reachedBy(failure);
+        leave.countDown();
+        assertFalse(get(held), "the holder's own success tripped nothing");
+        assertEquals(List.of("S", "S", "S", "F"), w.log, "it drained the failure as it left: a trip to tell");
+        marked.letGo();
+        assertTrue(get(failure), "told by the offer whose outcome tripped");
+    }
+
+    /**
      * A holder sets a stripe's budget from the margin after its batch; an appender spends the old
      * budget between the holder's read of the stripe and its write. The holder must read again,
      * or the stripe keeps more budget than the new margin leaves, and a bad outcome that trips

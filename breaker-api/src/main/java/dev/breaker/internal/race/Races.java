@@ -109,6 +109,12 @@ public final class Races {
      */
     public static final int LOCK_AWAITED = 12;
 
+    /**
+     * {@code CombiningWindow}: a thread found the lock busy, buffered an outcome that should be
+     * decided and raised the urgent bit; it has not yet looked at the lock again.
+     */
+    public static final int URGENT_MARKED = 13;
+
     private static volatile IntConsumer handler;
 
     private Races() {}
