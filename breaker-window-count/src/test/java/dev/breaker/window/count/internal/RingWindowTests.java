@@ -87,6 +87,42 @@ class RingWindowTests {
         assertEquals(0, field(w, "queued"), "all three left the window");
     }
 
+    /**
+     * A queue entry keeps 30 bits of its position: a breaker that has taken a billion calls in
+     * one closed era (a day at 12,000 a second) goes past them. Started just below 2^30, 2^31 and
+     * 2^32 calls, the counts and decisions match the last outcomes' own, step by step.
+     */
+    @Test
+    void positionsPastThirtyBitsStillPushOutExactlyTheOutcomesThatLeft() throws ReflectiveOperationException {
+        for (long start : new long[] {(1L << 30) - 7, (1L << 31) - 7, (1L << 32) - 7}) {
+            Window w =
+                    RingWindow.factory(10, new RateThresholds(0.5, 0.5, 10), 0).create(() -> 0);
+            set(w, "applied", start); // as if it had taken that many successes
+            set(w, "latest", start);
+            java.util.ArrayDeque<Integer> last = new java.util.ArrayDeque<>();
+            for (int i = 0; i < 10; i++) {
+                last.add(0);
+            }
+            for (int i = 0; i < 40; i++) {
+                int outcome = i % 7 == 0 ? 1 : i % 5 == 0 ? 2 : i % 9 == 0 ? 3 : 0;
+                boolean trips = w.record((outcome & 1) != 0, (outcome & 2) != 0);
+                last.add(outcome);
+                last.removeFirst();
+                long failures = last.stream().filter(o -> (o & 1) != 0).count();
+                long slow = last.stream().filter(o -> (o & 2) != 0).count();
+                String at = "start " + start + ", outcome " + i;
+                assertEquals(failures >= 5 || slow >= 5, trips, at);
+                assertEquals(new WindowCounts(10, failures, slow), w.counts(), at);
+            }
+        }
+    }
+
+    private static void set(Window w, String name, long value) throws ReflectiveOperationException {
+        java.lang.reflect.Field f = RingWindow.class.getDeclaredField(name);
+        f.setAccessible(true);
+        f.setLong(w, value);
+    }
+
     private static Object field(Window w, String name) throws ReflectiveOperationException {
         java.lang.reflect.Field f = RingWindow.class.getDeclaredField(name);
         f.setAccessible(true);
