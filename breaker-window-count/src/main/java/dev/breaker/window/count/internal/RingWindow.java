@@ -180,6 +180,18 @@ public final class RingWindow extends CombiningWindow {
         return trips;
     }
 
+    /**
+     * Moves the window on past the successes counted since the last outcome applied, which may
+     * have pushed bad ones out; holder only.
+     *
+     * @return the position of the latest outcome
+     */
+    private long catchUp() {
+        long n = applied + countedSuccesses();
+        moveTo(n, NONE);
+        return n;
+    }
+
     /** Doubles the queue, oldest entry first again; the window holds at most {@code size} entries, so it stops there. */
     private void grow() {
         int[] more = new int[Math.max(FIRST_CAPACITY, bad.length << 1)];
@@ -192,8 +204,7 @@ public final class RingWindow extends CombiningWindow {
 
     @Override
     protected int safeBadOutcomesLocked() {
-        long n = applied + countedSuccesses();
-        moveTo(n, NONE); // successes counted since the last outcome may have pushed bad ones out
+        long n = catchUp();
         int f;
         int s;
         if (n >= size) {
@@ -235,8 +246,7 @@ public final class RingWindow extends CombiningWindow {
 
     @Override
     protected WindowCounts countsLocked() {
-        long n = applied + countedSuccesses();
-        moveTo(n, NONE);
+        long n = catchUp();
         return new WindowCounts(Math.min(n, size), failures, slowCalls);
     }
 
