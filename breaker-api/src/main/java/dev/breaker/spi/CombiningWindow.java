@@ -81,6 +81,16 @@ import java.lang.invoke.VarHandle;
  * buffered may be applied later than outcomes recorded after them by other threads, by at most
  * the buffer: that is the lag SPEC rule 8 allows, never an invented count.
  *
+ * <p><b>Runs of successes.</b> A window whose stamps are all 0 (a count window) is made with
+ * {@code successRuns}: a buffered plain success then writes no entry, it only adds one to its
+ * stripe's count of successes in the compare-and-set that would have claimed a slot, and each
+ * bad outcome's entry keeps that count. The holder applies the successes a stripe took in a row
+ * at once ({@link #applySuccessesLocked}), in their place among the stripe's entries, so a
+ * holder's work grows with the bad outcomes it applies, not with the calls. Under contention
+ * with a window that always holds a few bad outcomes, every success is buffered, and the holder
+ * applying them one by one while the other threads' stripes filled was the whole of the cost
+ * (measured at 2 threads, count 100, 2% failures and 2% slow calls: 129 to 53 ns per call).
+ *
  * <p><b>Memory.</b> A thread's stripe is fixed by a hash of its id (no per-thread state, so
  * millions of virtual threads cost nothing more) among at most twice the processors, and made
  * when a thread first needs it: a window used by one thread at a time has none, nor the array of
@@ -215,8 +225,25 @@ public abstract class CombiningWindow implements Window {
      */
     private CountedSuccesses successes;
 
-    /** For subclasses. */
-    protected CombiningWindow() {}
+    /** Whether the stripes take plain successes as runs, with no entry each (see {@link #CombiningWindow(boolean)}). */
+    private final boolean runs;
+
+    /** For subclasses: every plain success buffered has an entry of its own, with its stamp. */
+    protected CombiningWindow() {
+        this(false);
+    }
+
+    /**
+     * For subclasses.
+     *
+     * @param successRuns true for a window whose stamps are all 0 (a count window): a buffered
+     *     plain success then has no entry, only a count in its stripe, and the holder applies the
+     *     successes a stripe took in a row at once, through {@link #applySuccessesLocked}; false to
+     *     have each applied on its own, with its stamp
+     */
+    protected CombiningWindow(boolean successRuns) {
+        this.runs = successRuns;
+    }
 
     /**
      * Whether outcomes are being buffered (threads were seen colliding); for tests and metrics.
@@ -247,6 +274,22 @@ public abstract class CombiningWindow implements Window {
      * @return whether the trip condition holds after it
      */
     protected abstract boolean applyLocked(int outcome, long stamp);
+
+    /**
+     * Applies {@code count} plain successes in a row, at stamp 0; called by the lock holder only,
+     * for a window made with {@code successRuns}. The default applies them one at a time; a window
+     * that can move past a run at once should, since this is most of a holder's work.
+     *
+     * @param count how many, at least 1
+     * @return whether the trip condition held after any of them
+     */
+    protected boolean applySuccessesLocked(int count) {
+        boolean trips = false;
+        for (int i = 0; i < count; i++) {
+            trips |= applyLocked(0, 0);
+        }
+        return trips;
+    }
 
     /**
      * How many more bad outcomes (failed, slow, or both) the exact state could take, together with
@@ -826,7 +869,7 @@ public abstract class CombiningWindow implements Window {
                 STRIPES.compareAndSet(this, null, new Stripe[MAX_STRIPES]);
                 all = stripes;
             }
-            STRIPE.compareAndSet(all, i, null, new Stripe()); // closed to bad outcomes until a holder opens it
+            STRIPE.compareAndSet(all, i, null, new Stripe(runs)); // closed to bad outcomes until a holder opens it
             s = (Stripe) STRIPE.getVolatile(all, i);
             Races.at(Races.STRIPE_INSTALLED); // a race point: nothing unless -Ddev.breaker.races=true
             stripesChanged = true;

@@ -14,9 +14,18 @@ import java.lang.invoke.VarHandle;
  * who appends here, when, and who drains): a bounded queue with many producers (threads that hash here) and one
  * consumer (the lock holder). {@code tail} packs, so that one compare-and-set claims a slot and
  * checks and charges everything: the entries ever claimed (16 bits, modulo 2^16), the bad ones
- * among them (16 bits, modulo 2^16), the <i>budget</i> (how many more bad outcomes may be
- * buffered, 30 bits) and a "closed to bad outcomes" bit. {@code head} packs what the consumer
- * has drained the same way.
+ * among them (16 bits, modulo 2^16), the plain successes taken as a run (16 bits, modulo 2^16,
+ * below), the <i>budget</i> (how many more bad outcomes may be buffered, 14 bits) and a "closed
+ * to bad outcomes" bit. {@code head} packs what the consumer has drained the same way.
+ *
+ * <p><b>Runs of successes.</b> For a window whose stamps are all 0 (a count window), a plain
+ * success needs no entry: it only adds one to the stripe's count of successes, in the same
+ * compare-and-set, and a bad outcome's entry keeps that count as it was when its slot was
+ * claimed. The word's compare-and-sets put the stripe's outcomes in one order, so the consumer
+ * knows how many successes came before each entry and after the last, and applies each run of
+ * them at once ({@link CombiningWindow#applySuccessesLocked}): the holder's work per success
+ * is gone, and so are the entry's write here and its read there. Successes pending count against
+ * the buffer like entries, so the lag bound is the same.
  *
  * <p>The budget is set by the holder after each batch, to its share of the margin less the
  * bad outcomes already pending here, and only appends spend it: a drain does not give it back.
@@ -35,7 +44,16 @@ final class Stripe {
     static final int CLOSED = 2;
     private static final int MASK = BUFFER - 1;
     private static final int SIXTEEN = 0xFFFF;
-    private static final int BUDGET_MAX = (1 << 30) - 1;
+    /**
+     * The largest budget: pending entries never pass {@code BUFFER}, and a holder that drains sets
+     * a new budget, so a larger one would be spent no sooner (a smaller one is always safe).
+     */
+    private static final int BUDGET_MAX = (1 << 14) - 1;
+
+    private static final int BUDGET_SHIFT = 48;
+    /** One more success in a run: the successes' field of {@code tail}. */
+    private static final long ONE_SUCCESS = 1L << 32;
+
     private static final long NO_BAD = 1L << 62;
     /**
      * Not yet in the holder's {@code known}. A stripe is visible to other threads from the
@@ -70,6 +88,18 @@ final class Stripe {
 
     private final long[] entries = new long[BUFFER];
 
+    /** Whether plain successes are taken as runs, with no entry (see the class comment). */
+    private final boolean runs;
+
+    /**
+     * A stripe, closed and unlisted.
+     *
+     * @param runs whether plain successes are taken as runs: only for a window whose stamps are all 0
+     */
+    Stripe(boolean runs) {
+        this.runs = runs;
+    }
+
     private static int position(long packed) {
         return (int) packed & SIXTEEN;
     }
@@ -78,12 +108,25 @@ final class Stripe {
         return (int) (packed >>> 16) & SIXTEEN;
     }
 
-    private static int budgetOf(long packed) {
-        return (int) (packed >>> 32) & BUDGET_MAX;
+    private static int successes(long packed) {
+        return (int) (packed >>> 32) & SIXTEEN;
     }
 
-    private static long pack(int position, int bad, int budget, long flags) {
-        return (position & SIXTEEN) | ((long) (bad & SIXTEEN) << 16) | ((long) budget << 32) | flags;
+    private static int budgetOf(long packed) {
+        return (int) (packed >>> BUDGET_SHIFT) & BUDGET_MAX;
+    }
+
+    private static long pack(int position, int bad, int successes, int budget, long flags) {
+        return (position & SIXTEEN)
+                | ((long) (bad & SIXTEEN) << 16)
+                | ((long) (successes & SIXTEEN) << 32)
+                | ((long) budget << BUDGET_SHIFT)
+                | flags;
+    }
+
+    /** Outcomes claimed and not yet drained: entries, and successes taken as runs. */
+    private static int pending(long t, long h) {
+        return ((position(t) - position(h)) & SIXTEEN) + ((successes(t) - successes(h)) & SIXTEEN);
     }
 
     /**
@@ -98,8 +141,14 @@ final class Stripe {
                 window.stripesChanged = true;
             }
             long h = (long) HEAD.getVolatile(this);
-            if (((position(t) - position(h)) & SIXTEEN) >= BUFFER) {
+            if (pending(t, h) >= BUFFER) {
                 return FULL;
+            }
+            if (runs && !isBad) { // one more success in the current run: no entry
+                if (TAIL.compareAndSet(this, t, t + ONE_SUCCESS)) {
+                    return TAKEN;
+                }
+                continue;
             }
             int badCount = bad(t);
             int budget = budgetOf(t);
@@ -116,8 +165,13 @@ final class Stripe {
                 }
                 badCount++;
             }
-            if (TAIL.compareAndSet(this, t, pack(position(t) + 1, badCount, budget, t & (NO_BAD | UNLISTED)))) {
-                ENTRIES.setRelease(entries, position(t) & MASK, entry);
+            if (TAIL.compareAndSet(
+                    this, t, pack(position(t) + 1, badCount, successes(t), budget, t & (NO_BAD | UNLISTED)))) {
+                // in runs, the entry keeps the successes taken before it in place of its stamp (all 0 there)
+                ENTRIES.setRelease(
+                        entries,
+                        position(t) & MASK,
+                        runs ? (entry & ~(-1L << STAMP_SHIFT)) | ((long) successes(t) << STAMP_SHIFT) : entry);
                 return TAKEN;
             }
         }
@@ -130,7 +184,8 @@ final class Stripe {
             int pending = (bad(t) - bad((long) HEAD.getOpaque(this))) & SIXTEEN;
             int b = (int) Math.min(BUDGET_MAX, Math.max(0, (long) share - pending));
             Races.at(Races.BUDGET_READ); // a race point: nothing unless -Ddev.breaker.races=true
-            if (budgetOf(t) == b || TAIL.compareAndSet(this, t, pack(position(t), bad(t), b, t & NO_BAD))) {
+            if (budgetOf(t) == b
+                    || TAIL.compareAndSet(this, t, pack(position(t), bad(t), successes(t), b, t & NO_BAD))) {
                 return;
             }
         }
@@ -173,16 +228,21 @@ final class Stripe {
         }
     }
 
-    /** Entries drained so far, modulo 2^16; holder only. */
+    /** Outcomes drained so far (entries and successes taken as runs), modulo 2^16; holder only. */
     int drainedSoFar() {
-        return position((long) HEAD.getOpaque(this));
+        long h = (long) HEAD.getOpaque(this);
+        return (position(h) + successes(h)) & SIXTEEN;
     }
 
     /** Applies what is buffered, in order; holder only. */
     boolean drain(CombiningWindow window) {
         long h = (long) HEAD.getOpaque(this);
-        int claimed = position((long) TAIL.getVolatile(this));
+        long t = (long) TAIL.getVolatile(this);
+        int claimed = position(t);
         int at = position(h);
+        if (runs) {
+            return drainRuns(window, h, t);
+        }
         if (at == claimed) {
             return false;
         }
@@ -209,7 +269,51 @@ final class Stripe {
             } while (at != claimed);
         } finally {
             // after the zeroing, so a producer reusing a slot finds it empty
-            HEAD.setRelease(this, pack(at, bad(h) + drainedBad, 0, 0));
+            HEAD.setRelease(this, pack(at, bad(h) + drainedBad, 0, 0, 0));
+        }
+        return trips;
+    }
+
+    /**
+     * {@link #drain} for a stripe that takes successes as runs: every entry is a bad outcome that
+     * keeps the successes taken before it, so each run is applied just before the entry that
+     * ended it, and the last run after the last entry, all as the tail word read here has them.
+     */
+    private boolean drainRuns(CombiningWindow window, long h, long t) {
+        int claimed = position(t);
+        int at = position(h);
+        int lastRun = successes(t);
+        int ran = successes(h);
+        if (at == claimed && ran == lastRun) {
+            return false;
+        }
+        boolean trips = false;
+        try {
+            while (at != claimed) {
+                int slot = at & MASK;
+                long entry = (long) ENTRIES.getAcquire(entries, slot);
+                for (int spins = 0; entry == 0; spins++) {
+                    CombiningWindow.pause(spins); // claimed, not yet written: see drain
+                    entry = (long) ENTRIES.getAcquire(entries, slot);
+                }
+                entries[slot] = 0;
+                at = (at + 1) & SIXTEEN;
+                int before = (int) (entry >>> STAMP_SHIFT) & SIXTEEN;
+                int run = (before - ran) & SIXTEEN;
+                ran = before; // consumed before it is applied, as an entry is: applying may throw
+                if (run > 0) {
+                    trips |= window.applySuccessesLocked(run);
+                }
+                trips |= window.applyLocked((int) entry & (FAILED | SLOW), 0);
+            }
+            int run = (lastRun - ran) & SIXTEEN;
+            ran = lastRun;
+            if (run > 0) {
+                trips |= window.applySuccessesLocked(run);
+            }
+        } finally {
+            // entries here are all bad: the bad ones drained are the entries drained
+            HEAD.setRelease(this, pack(at, at, ran, 0, 0));
         }
         return trips;
     }

@@ -39,6 +39,10 @@ public class CombiningWindowLincheckTests {
         int failures;
         int slow;
 
+        Small(boolean successRuns) {
+            super(successRuns);
+        }
+
         @Override
         protected boolean applyLocked(int outcome, long stamp) {
             if (calls < 3 || outcome != 0) {
@@ -74,10 +78,20 @@ public class CombiningWindowLincheckTests {
         }
     }
 
-    private final Small window = new Small();
+    private final Small window = new Small(successRuns());
 
     /** Lincheck makes one per scenario. */
     public CombiningWindowLincheckTests() {}
+
+    /**
+     * Whether the window takes buffered successes as runs; {@link CombiningWindowRunsLincheckTests}
+     * checks that mode.
+     *
+     * @return false here
+     */
+    boolean successRuns() {
+        return false;
+    }
 
     /** Offers a plain success. */
     @Operation
@@ -119,7 +133,7 @@ public class CombiningWindowLincheckTests {
                         .actorsPerThread(3)
                         .actorsBefore(2)
                         .actorsAfter(1),
-                CombiningWindowLincheckTests.class);
+                getClass());
     }
 
     /** Real threads, on every JDK: many more schedules, none chosen. */
@@ -133,6 +147,6 @@ public class CombiningWindowLincheckTests {
                         .actorsPerThread(3)
                         .actorsBefore(2)
                         .actorsAfter(1),
-                CombiningWindowLincheckTests.class);
+                getClass());
     }
 }

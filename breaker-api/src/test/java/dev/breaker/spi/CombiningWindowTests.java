@@ -75,8 +75,23 @@ class CombiningWindowTests {
         /** Runs under the lock at every {@link #plainSuccessNeedsNoLock}, that is, in each batch's publication. */
         volatile Runnable onHealthCheck = () -> {};
 
+        /** The runs of successes applied at once, in a window made with runs: their lengths, in order. */
+        final List<Integer> runs = Collections.synchronizedList(new ArrayList<>());
+
         Pausing(int tripAt) {
+            this(tripAt, false);
+        }
+
+        /** A window whose buffered successes are taken as runs ({@code successRuns}), if {@code runs}. */
+        Pausing(int tripAt, boolean runs) {
+            super(runs);
             this.tripAt = tripAt;
+        }
+
+        @Override
+        protected boolean applySuccessesLocked(int count) {
+            this.runs.add(count);
+            return super.applySuccessesLocked(count); // one at a time: each is logged as applied
         }
 
         @Override

@@ -25,7 +25,9 @@ import dev.breaker.spi.WindowFactory;
  *
  * <p><b>Concurrency</b> is {@link CombiningWindow}'s: the queue and the counts are plain fields
  * written by one thread at a time (the holder of the window's try-lock), which applies the
- * outcomes other threads buffered before its own and decides on exact counts. A plain success
+ * outcomes other threads buffered before its own and decides on exact counts. Its stamps are all
+ * 0, so the successes a stripe buffers in a row are taken as one run
+ * ({@link #applySuccessesLocked}): a run moves the window on once. A plain success
  * that is only counted is ordered at its count; the holder reads the count once per outcome it
  * applies, and a count read a moment late only places the successes counted meanwhile after that
  * outcome, as their threads' timing allows.
@@ -92,6 +94,7 @@ public final class RingWindow extends CombiningWindow {
     private int marginCalls = -1;
 
     private RingWindow(int size, RateThresholds thresholds, int consecutiveFailures) {
+        super(true); // every stamp is 0: buffered successes are taken as runs
         this.size = size;
         this.thresholds = thresholds;
         this.streakLimit = consecutiveFailures;
@@ -119,6 +122,22 @@ public final class RingWindow extends CombiningWindow {
     @Override
     protected boolean applyLocked(int outcome, long stamp) {
         return moveTo(++applied + countedSuccesses(), outcome);
+    }
+
+    /**
+     * A run of plain successes moves the window on at once. Along such a run the condition can
+     * only fall once the window has its minimum of calls (more calls at the same bad outcomes, or
+     * bad outcomes pushed out), and cannot hold before: so it is decided at the first position of
+     * the run that has the minimum, then the window moves to the run's end.
+     */
+    @Override
+    protected boolean applySuccessesLocked(int count) {
+        long first = applied + 1 + countedSuccesses();
+        applied += count;
+        long last = first + count - 1;
+        long firstThatCanTrip = Math.max(first, minimumCalls);
+        boolean trips = firstThatCanTrip < last && moveTo(firstThatCanTrip, 0);
+        return moveTo(last, 0) | trips;
     }
 
     /**

@@ -51,6 +51,60 @@ class RingWindowOracleProperties {
         assertEquals(last(seen, size), w.counts(), "counts at the end");
     }
 
+    /**
+     * A run of plain successes applied at once (as a holder applies what a stripe took in a row)
+     * answers whether the condition held after any of them, and leaves the counts the run's last
+     * one leaves: most runs cross no boundary, so the cases that matter are the minimum of calls
+     * and the full window reached inside a run.
+     */
+    @Property(tries = 300)
+    void aRunOfSuccessesAppliedAtOnceAnswersAsTheyWouldOneByOne(
+            @ForAll @IntRange(min = 1, max = 12) int size,
+            @ForAll @IntRange(min = 0, max = 4) int failureRate,
+            @ForAll @IntRange(min = 0, max = 4) int slowRate,
+            @ForAll @IntRange(min = 1, max = 15) int minimumCalls,
+            @ForAll @IntRange(min = 0, max = 4) int streak,
+            @ForAll("histories") List<Outcome> history) {
+        RateThresholds thresholds = new RateThresholds(RATES[failureRate], RATES[slowRate], minimumCalls);
+        RingWindow w = (RingWindow) RingWindow.factory(size, thresholds, streak).create(() -> 0);
+        List<Outcome> seen = new ArrayList<>();
+        int run = 0;
+        boolean anyInRun = false;
+        for (Outcome o : history) {
+            if (!o.failure() && !o.slow()) {
+                seen.add(o);
+                run++;
+                anyInRun |= tripsOf(last(seen, size), thresholds, run(seen), streak);
+                continue;
+            }
+            if (run > 0) {
+                assertEquals(anyInRun, w.applySuccessesLocked(run), "a run of " + run + " ending at " + seen.size());
+                assertEquals(last(seen, size), w.counts(), "counts after the run ending at " + seen.size());
+                run = 0;
+                anyInRun = false;
+            }
+            seen.add(o);
+            assertEquals(tripsOf(last(seen, size), thresholds, run(seen), streak), w.record(o.failure(), o.slow()));
+        }
+        if (run > 0) {
+            assertEquals(anyInRun, w.applySuccessesLocked(run), "the last run, of " + run);
+        }
+        assertEquals(last(seen, size), w.counts(), "counts at the end");
+    }
+
+    @net.jqwik.api.Example
+    void aRunThatReachesTheMinimumOfCallsTripsThereThoughItsEndDoesNot() {
+        // 5 failures, then 7 successes: at 10 calls 50% fail (trips), at 12 calls 42% (does not)
+        RingWindow w = (RingWindow)
+                RingWindow.factory(100, new RateThresholds(0.5, 1.0, 10), 0).create(() -> 0);
+        for (int i = 0; i < 5; i++) {
+            assertEquals(false, w.record(true, false));
+        }
+        assertEquals(true, w.applySuccessesLocked(7), "the run passed the 10th call, where the condition held");
+        assertEquals(new WindowCounts(12, 5, 0), w.counts());
+        assertEquals(false, w.applySuccessesLocked(1), "at 13 calls it holds no more");
+    }
+
     @net.jqwik.api.Example
     void oneBadOutcomeAfterCountedSuccessesPushesOutEveryBadOutcomeThatLeft() {
         Window w = RingWindow.factory(10, new RateThresholds(0.6, 0.6, 1), 0).create(() -> 0);

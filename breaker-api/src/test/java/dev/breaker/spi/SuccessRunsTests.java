@@ -1,0 +1,131 @@
+package dev.breaker.spi;
+
+import static dev.breaker.spi.CombiningWindow.BUFFER;
+import static dev.breaker.spi.CombiningWindow.FAILED;
+import static dev.breaker.spi.CombiningWindowTests.collide;
+import static dev.breaker.spi.CombiningWindowTests.get;
+import static dev.breaker.spi.CombiningWindowTests.onStripe;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.breaker.spi.CombiningWindowTests.Pausing;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A window made with {@code successRuns} (a count window's case): a buffered plain success is
+ * only counted in its stripe, a bad outcome's entry keeps the count before it, and the holder
+ * applies each run of successes at once. The thread's order must survive that, runs must fill the
+ * buffer as entries do (the lag bound), and no outcome may be lost or applied twice.
+ */
+class SuccessRunsTests {
+
+    private final int mine = CombiningWindow.index();
+    private final ExecutorService other = onStripe("other", i -> i != mine);
+    private final int theirs = get(other.submit(CombiningWindow::index));
+    private final ExecutorService holder = onStripe("holder", i -> i == theirs);
+
+    @AfterEach
+    void stop() {
+        other.shutdownNow();
+        holder.shutdownNow();
+    }
+
+    private boolean fromTheOtherThread(Pausing w, boolean failure) {
+        return get(other.submit(() -> w.record(failure, false)));
+    }
+
+    @Test
+    void aSuccessBufferedWhileTheLockIsBusyIsARunOfOne() {
+        Pausing w = new Pausing(100, true);
+        collide(w, holder, other);
+        assertEquals(List.of("S", "S"), w.log, "the holder's own, then the other thread's, drained before it left");
+        assertEquals(List.of(1), w.runs, "the buffered success was applied as a run, not as an entry");
+    }
+
+    @Test
+    void aThreadsOutcomesKeepTheirOrderAndEachRunOfSuccessesIsAppliedAtOnce() {
+        Pausing w = new Pausing(100, true);
+        collide(w, holder, other);
+        String sequence = "SSFSSSFFS";
+        for (char c : sequence.toCharArray()) {
+            assertFalse(fromTheOtherThread(w, c == 'F'));
+        }
+        assertEquals(2, w.log.size(), "all of it waits: successes need no budget, failures are within theirs");
+        assertEquals(new WindowCounts(2 + sequence.length(), 3, 0), w.counts(), "a reader drains it all");
+        assertEquals(sequence, String.join("", w.log.subList(2, w.log.size())), "in the thread's order");
+        assertEquals(List.of(1, 2, 3, 1), w.runs, "runs of 2, 3 and 1 between the failures, after the collision's");
+    }
+
+    @Test
+    void theEntryKeepsItsRunNotItsStampWhichIsZeroInRuns() {
+        Pausing w = new Pausing(100, true);
+        w.stamp = 7; // the gate lets outcomes at 7 be buffered; a window with runs must not use other stamps
+        collide(w, holder, other);
+        get(other.submit(() -> w.offerAt(0, 7)));
+        get(other.submit(() -> w.offerAt(FAILED, 7)));
+        get(other.submit(() -> w.offerAt(0, 7)));
+        w.counts();
+        assertEquals(List.of("S", "S", "S", "F", "S"), w.log);
+        assertEquals(List.of(1, 1, 1), w.runs, "the stamp's bits did not add to the run before the failure");
+        assertEquals(0L, w.stamps.get(3), "the failure reaches the subclass at stamp 0");
+    }
+
+    @Test
+    void successesTakenAsARunFillTheBufferAsEntriesDo() {
+        Pausing w = new Pausing(1_000, true);
+        collide(w, holder, other);
+        for (int i = 0; i < BUFFER; i++) {
+            assertFalse(fromTheOtherThread(w, false));
+        }
+        assertEquals(2, w.log.size(), "a buffer's worth of successes waits");
+        assertFalse(fromTheOtherThread(w, false));
+        assertEquals(2 + BUFFER + 1, w.log.size(), "one more: the buffer is full, its writer applies them all");
+        assertEquals(List.of(1, BUFFER), w.runs, "as one run");
+        assertEquals(2 + BUFFER + 1, w.counts().calls(), "none lost, none twice");
+    }
+
+    @Test
+    void aMixOfRunsAndEntriesFillsTheBufferAtItsSize() {
+        Pausing w = new Pausing(1_000, true);
+        collide(w, holder, other);
+        for (int i = 0; i < BUFFER; i++) {
+            assertFalse(fromTheOtherThread(w, i % 4 == 0));
+        }
+        assertEquals(2, w.log.size(), "successes and failures share the buffer's room");
+        assertFalse(fromTheOtherThread(w, false));
+        assertEquals(2 + BUFFER + 1, w.log.size(), "the next one found it full");
+        assertEquals(new WindowCounts(2 + BUFFER + 1, BUFFER / 4, 0), w.counts());
+    }
+
+    @Test
+    void aMarginFarBeyondTheBufferLetsItFillWithBadOutcomesAndKeepsTheStripeOpen() {
+        for (boolean runs : new boolean[] {true, false}) {
+            Pausing w = new Pausing(Integer.MAX_VALUE, runs); // a margin larger than any budget the stripe keeps
+            collide(w, holder, other);
+            for (int i = 0; i < BUFFER; i++) {
+                assertFalse(fromTheOtherThread(w, true));
+            }
+            assertEquals(2, w.log.size(), "a buffer's worth of failures waits, runs=" + runs);
+            assertFalse(fromTheOtherThread(w, true));
+            assertEquals(new WindowCounts(2 + BUFFER + 1, BUFFER + 1, 0), w.counts(), "runs=" + runs);
+        }
+    }
+
+    @Test
+    void aConditionThatHoldsAfterARunIsFoundByTheDrainThatAppliesIt() throws ReflectiveOperationException {
+        Pausing w = new Pausing(1, true); // trips once a failure is in: a margin of 0, so successes still wait
+        collide(w, holder, other);
+        assertFalse(fromTheOtherThread(w, false));
+        assertEquals(2, w.log.size(), "the success waits as a run");
+        w.failures = 1; // the condition now holds after any outcome applied
+        w.counts(); // the reader's drain applies the run, with nobody to tell
+        java.lang.reflect.Field flags = CombiningWindow.class.getDeclaredField("flags");
+        flags.setAccessible(true);
+        assertEquals(2, flags.getInt(w) & 2, "the pending-trip bit: the run's trip is reported by the next offer");
+        assertTrue(w.record(false, false));
+    }
+}
