@@ -221,14 +221,15 @@ public final class RingWindow extends CombiningWindow {
         head = 0;
     }
 
+    /** Queue entries {@link #leavingMargin} looks at, at most: a budget beyond a few buffers' worth is never spent. */
+    private static final int LEAVING_LOOKS = 4 * BUFFER;
+
     @Override
     protected int safeBadOutcomesLocked() {
         long n = catchUp();
-        int f;
-        int s;
+        int safe;
         if (n >= size) {
-            f = fullFailing;
-            s = fullSlow;
+            safe = leavingMargin(n, fullFailing - 1 - failures, fullSlow - 1 - slowCalls);
         } else {
             // calls only grow until the ring is full, and more calls need more bad outcomes to trip:
             // a margin computed at fewer calls is smaller, so still safe; recompute now and then
@@ -238,12 +239,48 @@ public final class RingWindow extends CombiningWindow {
                 marginFailing = (int) thresholds.fewestFailuresTripping(c);
                 marginSlow = (int) thresholds.fewestSlowCallsTripping(c);
             }
-            f = marginFailing;
-            s = marginSlow;
+            safe = Math.min(marginFailing - 1 - failures, marginSlow - 1 - slowCalls);
         }
-        int safe = Math.min(f - 1 - failures, s - 1 - slowCalls);
         int runNow = lastFailure == n ? run : 0; // a success since the latest failure ended its run
         return streakLimit > 0 ? Math.min(safe, streakLimit - 1 - runNow) : safe;
+    }
+
+    /**
+     * The margin of a full window: each outcome that comes pushes out the oldest, so {@code b} more
+     * bad outcomes, with any successes in any order, add at most {@code b - L(b)} failures, where
+     * {@code L(b)} is the failures among the {@code b} oldest positions (the worst order has the bad
+     * outcomes first: a success before them pushes out a position for nothing). So the margin is
+     * the largest {@code b} with {@code b - L(b)} at most what the threshold leaves
+     * ({@code needFailing}), which grows by one for each failure among the positions it spans: a
+     * window near its threshold whose failures are spread out can take about
+     * {@code needFailing / (1 - rate)} more bad outcomes, not {@code needFailing}. The same for slow
+     * calls; the smaller answer holds for both. One pass over the front of the queue, cut short
+     * after {@link #LEAVING_LOOKS} entries (a smaller answer is always safe).
+     */
+    private int leavingMargin(long n, int needFailing, int needSlow) {
+        if (needFailing < 0 || needSlow < 0) {
+            return Math.min(needFailing, needSlow);
+        }
+        int leavingFailing = 0;
+        int leavingSlow = 0;
+        int start = (int) (n - size); // the position just before the oldest in the window
+        int mask = bad.length - 1;
+        for (int i = 0, at = head, looks = Math.min(queued, LEAVING_LOOKS); i < looks; i++, at = (at + 1) & mask) {
+            int e = bad[at];
+            int leavesAt = ((e >>> 2) - start) & POSITION_MASK; // the new outcome that pushes it out: 1 to size
+            boolean failingCounts = leavesAt <= needFailing + leavingFailing + 1;
+            boolean slowCounts = leavesAt <= needSlow + leavingSlow + 1;
+            if (!failingCounts && !slowCounts) {
+                break; // every later entry leaves later still
+            }
+            if (failingCounts && (e & FAILED) != 0) {
+                leavingFailing++;
+            }
+            if (slowCounts && (e & SLOW) != 0) {
+                leavingSlow++;
+            }
+        }
+        return Math.min(needFailing + leavingFailing, needSlow + leavingSlow);
     }
 
     /**

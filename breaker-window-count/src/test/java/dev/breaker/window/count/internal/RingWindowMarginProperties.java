@@ -1,5 +1,6 @@
 package dev.breaker.window.count.internal;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -106,6 +107,45 @@ class RingWindowMarginProperties {
             assertFalse(w.record(true, true), "bad outcome " + (i + 1) + " of a margin of " + margin + " tripped");
         }
         assertTrue(w.record(true, true), "one bad outcome beyond the margin of " + margin + " trips");
+    }
+
+    /**
+     * A full window counts the bad outcomes that will leave it: with no run rule and the walk not
+     * cut short, one bad outcome beyond the margin, all coming first, trips. So the margin is no
+     * smaller than the failures already in the window require, and neither is the buffering.
+     */
+    @Property(tries = 400)
+    void aFullWindowsMarginCountsTheBadOutcomesThatWillLeaveAndIsExact(
+            @ForAll @IntRange(min = 1, max = 12) int size,
+            @ForAll @IntRange(min = 0, max = 8) int failureRate,
+            @ForAll @IntRange(min = 0, max = 8) int slowRate,
+            @ForAll @IntRange(min = 1, max = 12) int minimumCalls,
+            @ForAll("histories") List<Outcome> history) {
+        List<Outcome> full = new java.util.ArrayList<>(java.util.Collections.nCopies(size, new Outcome(false, false)));
+        full.addAll(history);
+        RingWindow w = replay(full, size, failureRate, slowRate, minimumCalls, 0);
+        int margin = w.safeBadOutcomesLocked();
+        if (margin < 0) {
+            return;
+        }
+        for (int i = 0; i < margin; i++) {
+            assertFalse(w.record(true, true), "bad outcome " + (i + 1) + " of a margin of " + margin + " tripped");
+        }
+        assertTrue(w.record(true, true), "one bad outcome beyond the margin of " + margin + " trips");
+    }
+
+    @net.jqwik.api.Example
+    void aWindowNearItsThresholdWhoseOldestOutcomesFailedTakesAsManyAsWillLeave() {
+        RingWindow w = ring(10, 4, 8, 10, 0); // trips at 5 failures of 10
+        for (int i = 0; i < 10; i++) {
+            w.record(i < 4, false); // failures at positions 1 to 4
+        }
+        assertEquals(
+                4, w.safeBadOutcomesLocked(), "the threshold leaves none, and the next four push out a failure each");
+        for (int i = 0; i < 4; i++) {
+            assertFalse(w.record(true, false));
+        }
+        assertTrue(w.record(true, false), "the fifth pushes out a success: five failures");
     }
 
     @Provide
