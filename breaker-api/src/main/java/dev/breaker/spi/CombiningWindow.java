@@ -58,7 +58,11 @@ import java.lang.invoke.VarHandle;
  * lock free takes it and drains. (One that finds another recorder holding it goes the usual way,
  * since that holder drains before it leaves, or the next offer does if the holder's unfenced
  * check missed the bit: sending it down the urgent path too kept the bit up and the holder
- * draining for as long as the other threads' offers came.) So such a decision is late by at most one outcome; a full buffer makes its
+ * draining for as long as the other threads' offers came.) Before that, an outcome that its
+ * stripe refused (no budget left, or no room) while another recorder holds the lock spins a
+ * little for that holder, which publishes new budgets and drains every stripe before it leaves,
+ * and is buffered as usual if its stripe then takes it: under a mostly failing mix, where budgets
+ * run out every few calls, the urgent path made a second hold of half of all holds. So such a decision is late by at most one outcome; a full buffer makes its
  * writer wait for the lock, so at most {@value #BUFFER} outcomes per stripe are ever pending
  * (the lag of SPEC rule 8, documented by each window). No outcome is lost, and at rest
  * {@link #drainedCounts} drains first, so the counts are exact. A reader of the counts holds the
@@ -533,6 +537,14 @@ public abstract class CombiningWindow implements Window {
         if ((int) LOCK.getOpaque(this) == READER && waitForReader()) {
             return holdAndApply(entry); // a reader's hold is short: a lone recorder stays exact
         }
+        if (buffering) {
+            if (awaitedTheHolder(entry, bad)) {
+                return false;
+            }
+            if (tryLock()) {
+                return holdAndApply(entry); // the holder left without a budget for it
+            }
+        }
         // busy: threads collide. Buffer it anyway and raise the urgent bit, so the next offer or
         // the holder decides it; and have outcomes buffered from now on, within their margins
         if (!buffering) {
@@ -577,6 +589,36 @@ public abstract class CombiningWindow implements Window {
             }
             pause(spins); // free, or a reader's short hold: wait, so that a lone recorder stays exact
         }
+    }
+
+    /**
+     * Another recorder holds the lock, and this outcome found its stripe out of budget (or full):
+     * the holder publishes new budgets, and drains this stripe, before it leaves. So spin a little
+     * while it holds, and buffer the outcome as usual once the stripe takes it. Buffering it at
+     * once on the urgent path instead would raise the urgent bit and have the holder take the lock
+     * again to drain it: under a mostly failing mix, where budgets run out every few calls, that
+     * second hold followed half of all holds. False if the holder left, or held too long, with
+     * the stripe still refusing: the caller goes on to the lock.
+     */
+    private boolean awaitedTheHolder(long entry, boolean bad) {
+        Stripe s = stripeAt(index());
+        if (s == null) {
+            return false;
+        }
+        int stamp = (int) (entry >>> STAMP_SHIFT);
+        for (int spins = 0; spins < SPINS && (int) LOCK.getOpaque(this) == WRITER; spins++) {
+            Races.at(Races.HOLDER_AWAITED); // a race point: nothing unless -Ddev.breaker.races=true
+            Thread.onSpinWait();
+            long g = gate;
+            if ((int) g >= 0 && (int) (g >>> 32) == stamp && s.offer(this, entry, bad, false) == Stripe.TAKEN) {
+                countAside(outcome(entry));
+                if ((int) gate < 0) { // as after any append through the gate: see offerFlagged
+                    FLAGS.getAndBitwiseOr(this, URGENT);
+                }
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean holdAndApply(long entry) {

@@ -373,4 +373,72 @@ class RacePointTests {
         assertEquals(List.of("S"), shared.log, "A records into the window");
         assertEquals(1, a.metrics().totalSuccesses(), "and its totals count the call once");
     }
+
+    /**
+     * An outcome beyond its stripe's budget while another recorder holds the lock waits for that
+     * holder's new budgets and is buffered with them: no urgent bit, no second hold for the holder.
+     */
+    @Test
+    void anOutcomeBeyondItsBudgetWhileARecorderHoldsTheLockIsBufferedWithTheHoldersNewBudget() throws Exception {
+        CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(4); // a margin of 3 bad outcomes
+        ExecutorService sharing = CombiningWindowTests.onStripe("holder-sharing", i -> i == stripe);
+        try {
+            CombiningWindowTests.collide(w, sharing, appender); // one stripe: its budget is the whole margin, 3
+            for (int i = 0; i < 3; i++) {
+                assertFalse(get(appender.submit(() -> w.record(true, false))), "buffered within the budget");
+            }
+            CountDownLatch leaveApply = new CountDownLatch(1);
+            Future<Boolean> held = w.holdTheLock(sharing, leaveApply); // its drain applied the three failures
+            HeldOnce waiting = hold(Races.HOLDER_AWAITED, HeldOnce.threadOf(appender));
+            Future<Boolean> beyond = appender.submit(() -> w.record(true, false));
+            waiting.reachedBy(beyond); // no budget left and the lock held: it waits for the holder
+            w.onApply = outcome -> w.failures = 0; // the three aged out: the holder's new margin is 3 again
+            CountDownLatch leaveCheck = new CountDownLatch(1);
+            w.entered = new CountDownLatch(1);
+            w.pauseHealthCheck = leaveCheck;
+            leaveApply.countDown();
+            CombiningWindowTests.await(w.entered); // the holder set the new budgets and still holds the lock
+            waiting.letGo();
+            assertFalse(get(beyond), "buffered with the new budget");
+            assertEquals(0, flags(w) & 4, "no urgent bit: nothing for the holder to take the lock again for");
+            assertEquals(List.of("S", "S", "F", "F", "F", "S"), w.log, "not applied yet");
+            leaveCheck.countDown();
+            assertFalse(get(held));
+            w.onApply = outcome -> {};
+            assertEquals(1, w.counts().failures(), "a reader's drain applies it");
+        } finally {
+            sharing.shutdownNow();
+        }
+    }
+
+    /** The same, but the holder leaves with no budget for the stripe: the waiting thread takes the lock and decides. */
+    @Test
+    void anOutcomeThatTheLeavingHolderGaveNoBudgetIsDecidedByItsOwnThread() throws Exception {
+        CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(4);
+        ExecutorService sharing = CombiningWindowTests.onStripe("holder-sharing", i -> i == stripe);
+        try {
+            CombiningWindowTests.collide(w, sharing, appender);
+            for (int i = 0; i < 3; i++) {
+                assertFalse(get(appender.submit(() -> w.record(true, false))));
+            }
+            CountDownLatch leave = new CountDownLatch(1);
+            Future<Boolean> held = w.holdTheLock(sharing, leave);
+            HeldOnce waiting = hold(Races.HOLDER_AWAITED, HeldOnce.threadOf(appender));
+            Future<Boolean> beyond = appender.submit(() -> w.record(true, false));
+            waiting.reachedBy(beyond);
+            leave.countDown();
+            assertFalse(get(held), "three failures: the margin is 0 now");
+            waiting.letGo();
+            assertTrue(get(beyond), "the fourth failure is decided at once, by its own thread, and trips");
+            assertEquals("appender", w.appliers.get(w.appliers.size() - 1));
+        } finally {
+            sharing.shutdownNow();
+        }
+    }
+
+    private static int flags(CombiningWindow w) throws ReflectiveOperationException {
+        java.lang.reflect.Field f = CombiningWindow.class.getDeclaredField("flags");
+        f.setAccessible(true);
+        return f.getInt(w);
+    }
 }

@@ -115,6 +115,12 @@ public final class Races {
      */
     public static final int URGENT_MARKED = 13;
 
+    /**
+     * {@code CombiningWindow}: an outcome whose stripe refused it found another recorder holding
+     * the lock and waits for that holder's new budgets; it has not yet looked at its stripe again.
+     */
+    public static final int HOLDER_AWAITED = 14;
+
     private static volatile IntConsumer handler;
 
     private Races() {}
