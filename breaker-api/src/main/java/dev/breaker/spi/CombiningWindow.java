@@ -133,13 +133,9 @@ public abstract class CombiningWindow implements Window {
     /** {@link #lock} held by a recorder. */
     private static final int WRITER = 1;
     /** {@link #lock} held by a reader of the counts: short, so a recorder waits for it rather than buffer. */
-    private static final int READER = 2;
-    /** Spins before a waiting thread yields. */
-    private static final int SPINS = 128;
-    /** Then yields before it parks for a moment at a time (see {@link #pause}). */
-    private static final int YIELDS = 64;
-    /** A waiting thread's park, once spins and yields did not end its wait: 20 microseconds. */
-    private static final long PARK_NANOS = 20_000;
+    static final int READER = 2;
+    /** Spins before a waiting thread yields (see {@link Pause}); also the most an outcome waits for a holder's budgets. */
+    private static final int SPINS = Pause.SPINS;
 
     private static final int MAX_STRIPES = Stripes.MAX;
 
@@ -164,7 +160,7 @@ public abstract class CombiningWindow implements Window {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
-        WindowTotals.register(CombiningWindow.class, new Counting());
+        WindowTotals.register(CombiningWindow.class, new WindowCounting());
     }
 
     /**
@@ -212,22 +208,22 @@ public abstract class CombiningWindow implements Window {
      * bits, each handed over before it reaches 2^15 ({@link #LANES_FULL}, which is also its value
      * once retired, so that every count then takes the slow path to the sink).
      */
-    private long lanes;
+    long lanes;
     /** Whether the breaker moved to another window: calls are counted in the sink directly. */
-    private boolean retired;
+    boolean retired;
 
     /**
      * The breaker's totals this window counts into, or null (a window used alone). Set under the
      * lock before the breaker publishes the window, so every thread that records into it sees it.
      */
-    private Totals sink;
+    Totals sink;
 
     /**
      * Plain successes taken without the lock; part of the breaker's running counts until retired.
      * Made by the holder before it first raises {@link #HEALTHY} (a time window never needs one),
      * and read by offers only after they read that flag, which publishes it.
      */
-    private CountedSuccesses successes;
+    CountedSuccesses successes;
 
     /** Whether the stripes take plain successes as runs, with no entry each (see {@link #CombiningWindow(boolean)}). */
     private final boolean runs;
@@ -559,7 +555,7 @@ public abstract class CombiningWindow implements Window {
             if (tryLock()) {
                 return holdAndApply(entry);
             }
-            pause(spins);
+            Pause.pause(spins);
         }
         countAside(outcome(entry));
         if (((int) FLAGS.getVolatile(this) & URGENT) == 0) { // read first: under contention it is mostly up already
@@ -587,7 +583,7 @@ public abstract class CombiningWindow implements Window {
             if ((int) LOCK.getOpaque(this) == WRITER) {
                 return false; // another recorder holds it: it sees the urgent bit before it leaves
             }
-            pause(spins); // free, or a reader's short hold: wait, so that a lone recorder stays exact
+            Pause.pause(spins); // free, or a reader's short hold: wait, so that a lone recorder stays exact
         }
     }
 
@@ -652,7 +648,7 @@ public abstract class CombiningWindow implements Window {
     // ---------------------------------------------------------------- the breaker's running counts
 
     /** Every lane at 2^15: a lane that reaches it is handed over. */
-    private static final long LANES_FULL = 0x8000_8000_8000_8000L;
+    static final long LANES_FULL = 0x8000_8000_8000_8000L;
 
     /** Counts an outcome applied under the lock; holder only. */
     private void count(int outcome) {
@@ -676,7 +672,7 @@ public abstract class CombiningWindow implements Window {
     }
 
     /** Moves every lane to the sink (dropped without one), each cleared once added: a failing add loses nothing. */
-    private void addLanes() {
+    void addLanes() {
         Totals to = sink;
         for (int o = FAILED | SLOW; o >= 0; o--) {
             long n = (lanes >>> (o << 4)) & 0xFFFF;
@@ -697,74 +693,6 @@ public abstract class CombiningWindow implements Window {
         }
     }
 
-    /** {@link WindowTotals}' access, which keeps these holds off the public API. */
-    private static final class Counting implements WindowTotals.Counting {
-        @Override
-        public void attach(Window w, Totals totals) {
-            CombiningWindow cw = (CombiningWindow) w;
-            cw.lockWaiting(READER);
-            try {
-                if (cw.sink == null && !cw.retired) { // else it counts for a breaker already
-                    Races.at(Races.ATTACHING); // a race point: nothing unless -Ddev.breaker.races=true
-                    cw.sink = totals;
-                    cw.lanes = 0;
-                }
-            } finally {
-                cw.unlock();
-            }
-        }
-
-        @Override
-        public boolean countsInto(Window w, Totals totals) {
-            return ((CombiningWindow) w).sink == totals;
-        }
-
-        @Override
-        public boolean countsForAnother(Window w, Totals totals) {
-            Totals sink = ((CombiningWindow) w).sink;
-            return sink != null && sink != totals;
-        }
-
-        @Override
-        public void retire(Window w, Totals totals) {
-            CombiningWindow cw = (CombiningWindow) w;
-            cw.lockWaiting(READER);
-            try {
-                if (cw.sink == totals && !cw.retired) {
-                    cw.addLanes();
-                    if (cw.successes == null) {
-                        cw.successes = CountedSuccesses.closed(); // a holder that raises the flag later finds it closed
-                    } else {
-                        totals.add(
-                                Totals.FAST_SUCCESSES,
-                                cw.successes.close()); // a later one is refused, and counts aside
-                    }
-                    cw.retired = true;
-                    cw.lanes = LANES_FULL;
-                }
-            } finally {
-                cw.unlock();
-            }
-        }
-
-        @Override
-        public void read(Window w, Totals totals, long[] into) {
-            CombiningWindow cw = (CombiningWindow) w;
-            cw.lockWaiting(READER);
-            try {
-                if (cw.sink == totals && !cw.retired) {
-                    for (int o = FAILED | SLOW; o >= 0; o--) {
-                        into[o] += (cw.lanes >>> (o << 4)) & 0xFFFF;
-                    }
-                    into[Totals.FAST_SUCCESSES] += cw.countedSuccesses();
-                }
-                totals.addCalls(into);
-            } finally {
-                cw.release(READER); // drains what came meanwhile, as a reader of the counts does
-            }
-        }
-    }
-
     /**
      * Ends a hold that applied nothing and must not run a subclass's code (an attach, before the
      * window is published; a retire, inside the breaker's transition). An urgent entry that came
@@ -772,7 +700,7 @@ public abstract class CombiningWindow implements Window {
      * due may wait for that offer (as one found by a reader's drain waits, see
      * {@link #drainedCounts}), and a retired window's decisions no longer matter.
      */
-    private void unlock() {
+    void unlock() {
         LOCK.setRelease(this, 0);
     }
 
@@ -780,10 +708,10 @@ public abstract class CombiningWindow implements Window {
         return (int) LOCK.getOpaque(this) == 0 && LOCK.compareAndSet(this, 0, WRITER);
     }
 
-    private void lockWaiting(int as) {
+    void lockWaiting(int as) {
         for (int spins = 0; (int) LOCK.getOpaque(this) != 0 || !LOCK.compareAndSet(this, 0, as); spins++) {
             Races.at(Races.LOCK_AWAITED); // a race point: nothing unless -Ddev.breaker.races=true
-            pause(spins);
+            Pause.pause(spins);
         }
     }
 
@@ -798,34 +726,7 @@ public abstract class CombiningWindow implements Window {
             if (l == WRITER) {
                 return false;
             }
-            pause(spins);
-        }
-    }
-
-    /**
-     * A waiting thread's pause: spin a little, then yield, then park for a moment at a time. A
-     * hold is short, so the spins nearly always suffice. The park is for virtual threads: a holder
-     * whose hold blocked (a subclass or a {@code before} step that waits for something) is
-     * unmounted, and once let go it must be mounted again to finish. On JDK 25 a yield did not
-     * give it a carrier while waiters that only spun and yielded held every one (measured with
-     * more waiting virtual threads than carriers: the holder never ran again); a parked waiter
-     * gives its carrier up until its park ends.
-     */
-    static void pause(int spins) {
-        if (spins < SPINS) {
-            Thread.onSpinWait();
-        } else if (spins < SPINS + YIELDS) {
-            Thread.yield();
-        } else {
-            // an interrupted thread's park returns at once, and it would spin again: clear the
-            // interrupt, park twice (the interrupt also left a permit, which the first park takes),
-            // and give the interrupt back to the caller
-            boolean interrupted = Thread.interrupted();
-            java.util.concurrent.locks.LockSupport.parkNanos(PARK_NANOS);
-            if (interrupted) {
-                java.util.concurrent.locks.LockSupport.parkNanos(PARK_NANOS);
-                Thread.currentThread().interrupt();
-            }
+            Pause.pause(spins);
         }
     }
 
@@ -834,7 +735,7 @@ public abstract class CombiningWindow implements Window {
      * same role (a reader's drains stay reader holds, which a lone recorder waits for). The release
      * needs no fence: an urgent outcome this check misses is seen by the next offer.
      */
-    private void release(int role) {
+    void release(int role) {
         LOCK.setRelease(this, 0);
         if (((int) FLAGS.getOpaque(this) & URGENT) != 0) {
             releaseUrgent(role);

@@ -255,7 +255,7 @@ final class Stripe {
                 for (int spins = 0; entry == 0; spins++) {
                     // claimed, not yet written: its writer is between two instructions. Skipping
                     // it would let a later outcome of the same thread be applied first.
-                    CombiningWindow.pause(spins); // yields and parks in the end: the writer was preempted there
+                    Pause.pause(spins); // yields and parks in the end: the writer was preempted there
                     entry = (long) ENTRIES.getAcquire(entries, slot);
                 }
                 entries[slot] = 0;
@@ -293,7 +293,7 @@ final class Stripe {
                 int slot = at & MASK;
                 long entry = (long) ENTRIES.getAcquire(entries, slot);
                 for (int spins = 0; entry == 0; spins++) {
-                    CombiningWindow.pause(spins); // claimed, not yet written: see drain
+                    Pause.pause(spins); // claimed, not yet written: see drain
                     entry = (long) ENTRIES.getAcquire(entries, slot);
                 }
                 entries[slot] = 0;

@@ -381,16 +381,20 @@ class RacePointTests {
     @Test
     void anOutcomeBeyondItsBudgetWhileARecorderHoldsTheLockIsBufferedWithTheHoldersNewBudget() throws Exception {
         CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(4); // a margin of 3 bad outcomes
+        w.stamp = 7; // outcomes at stamp 7 may be buffered: the wait reads the gate's stamp as offers do
+        dev.breaker.internal.Totals totals = new dev.breaker.internal.Totals();
+        dev.breaker.internal.WindowTotals.attach(w, totals);
         ExecutorService sharing = CombiningWindowTests.onStripe("holder-sharing", i -> i == stripe);
         try {
             CombiningWindowTests.collide(w, sharing, appender); // one stripe: its budget is the whole margin, 3
             for (int i = 0; i < 3; i++) {
-                assertFalse(get(appender.submit(() -> w.record(true, false))), "buffered within the budget");
+                assertFalse(
+                        get(appender.submit(() -> w.offerAt(CombiningWindow.FAILED, 7))), "buffered within the budget");
             }
             CountDownLatch leaveApply = new CountDownLatch(1);
             Future<Boolean> held = w.holdTheLock(sharing, leaveApply); // its drain applied the three failures
             HeldOnce waiting = hold(Races.HOLDER_AWAITED, HeldOnce.threadOf(appender));
-            Future<Boolean> beyond = appender.submit(() -> w.record(true, false));
+            Future<Boolean> beyond = appender.submit(() -> w.offerAt(CombiningWindow.FAILED, 7));
             waiting.reachedBy(beyond); // no budget left and the lock held: it waits for the holder
             w.onApply = outcome -> w.failures = 0; // the three aged out: the holder's new margin is 3 again
             CountDownLatch leaveCheck = new CountDownLatch(1);
@@ -400,6 +404,10 @@ class RacePointTests {
             CombiningWindowTests.await(w.entered); // the holder set the new budgets and still holds the lock
             waiting.letGo();
             assertFalse(get(beyond), "buffered with the new budget");
+            assertEquals(
+                    4,
+                    totals.sum(dev.breaker.internal.Totals.FAST_FAILURES),
+                    "counted as it was buffered, by its thread");
             assertEquals(0, flags(w) & 4, "no urgent bit: nothing for the holder to take the lock again for");
             assertEquals(List.of("S", "S", "F", "F", "F", "S"), w.log, "not applied yet");
             leaveCheck.countDown();
@@ -430,6 +438,35 @@ class RacePointTests {
             assertFalse(get(held), "three failures: the margin is 0 now");
             waiting.letGo();
             assertTrue(get(beyond), "the fourth failure is decided at once, by its own thread, and trips");
+            assertEquals("appender", w.appliers.get(w.appliers.size() - 1));
+        } finally {
+            sharing.shutdownNow();
+        }
+    }
+
+    /** As above, with a rate rule that the deciding outcome does not meet: the waiting thread's own hold answers no trip. */
+    @Test
+    void anOutcomeThatTheLeavingHolderGaveNoBudgetAndDoesNotTripIsAnsweredSo() throws Exception {
+        CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(4);
+        w.ratePercent = 50; // four failures trip only if they are half the calls
+        ExecutorService sharing = CombiningWindowTests.onStripe("holder-sharing", i -> i == stripe);
+        try {
+            CombiningWindowTests.collide(w, sharing, appender);
+            for (int i = 0; i < 3; i++) {
+                assertFalse(get(appender.submit(() -> w.record(true, false))));
+            }
+            for (int i = 0; i < 10; i++) {
+                assertFalse(get(appender.submit(() -> w.record(false, false))));
+            }
+            CountDownLatch leave = new CountDownLatch(1);
+            Future<Boolean> held = w.holdTheLock(sharing, leave);
+            HeldOnce waiting = hold(Races.HOLDER_AWAITED, HeldOnce.threadOf(appender));
+            Future<Boolean> beyond = appender.submit(() -> w.record(true, false));
+            waiting.reachedBy(beyond);
+            leave.countDown();
+            assertFalse(get(held));
+            waiting.letGo();
+            assertFalse(get(beyond), "decided by its own thread: four failures of sixteen calls trip nothing");
             assertEquals("appender", w.appliers.get(w.appliers.size() - 1));
         } finally {
             sharing.shutdownNow();

@@ -128,4 +128,91 @@ class SuccessRunsTests {
         assertEquals(2, flags.getInt(w) & 2, "the pending-trip bit: the run's trip is reported by the next offer");
         assertTrue(w.record(false, false));
     }
+
+    /** A window that answers every run and every entry as told, to see what a drain reports. */
+    static final class Told extends CombiningWindow {
+        boolean runTrips;
+        boolean entryTrips;
+        final List<String> applied = new java.util.ArrayList<>();
+
+        Told() {
+            super(true);
+        }
+
+        @Override
+        protected boolean applySuccessesLocked(int count) {
+            applied.add("S" + count);
+            return runTrips;
+        }
+
+        @Override
+        protected boolean applyLocked(int outcome, long stamp) {
+            applied.add(outcome == 0 ? "S" : "F");
+            return entryTrips;
+        }
+
+        @Override
+        protected int safeBadOutcomesLocked() {
+            return 100;
+        }
+
+        @Override
+        protected WindowCounts countsLocked() {
+            return new WindowCounts(0, 0, 0);
+        }
+
+        @Override
+        public WindowCounts counts() {
+            return countsLocked();
+        }
+    }
+
+    /** A stripe of runs, listed, open and with a budget, as a holder leaves it. */
+    private static Stripe openStripe() {
+        Stripe s = new Stripe(true);
+        s.list();
+        s.open();
+        s.budget(10);
+        return s;
+    }
+
+    /** An entry as an offer makes it: the present bit (4), the outcome, stamp 0. */
+    private static final long FAILURE = 4 | FAILED;
+
+    @Test
+    void aDrainReportsATripFoundByARunOrByAnEntryAndNothingWhenEmpty() {
+        Told w = new Told();
+        Stripe s = openStripe();
+        assertFalse(s.drain(w), "nothing pending: no trip");
+        assertEquals(List.of(), w.applied);
+        for (boolean runTrips : new boolean[] {true, false}) {
+            w.runTrips = runTrips;
+            w.entryTrips = !runTrips;
+            assertEquals(Stripe.TAKEN, s.offer(w, 4, false, false));
+            assertEquals(Stripe.TAKEN, s.offer(w, FAILURE, true, false));
+            assertTrue(s.drain(w), (runTrips ? "the run's" : "the entry's") + " trip is reported");
+        }
+        w.runTrips = false;
+        w.entryTrips = false;
+        assertEquals(Stripe.TAKEN, s.offer(w, FAILURE, true, false));
+        assertEquals(Stripe.TAKEN, s.offer(w, 4, false, false));
+        assertFalse(s.drain(w), "neither trips");
+        assertEquals(
+                List.of("S1", "F", "S1", "F", "F", "S1"),
+                w.applied,
+                "no empty run before an entry that follows an entry");
+    }
+
+    @Test
+    void whatAStripeDrainedCountsItsSuccessesAndItsEntries() {
+        Told w = new Told();
+        Stripe s = openStripe();
+        int before = s.drainedSoFar();
+        for (int i = 0; i < 5; i++) {
+            s.offer(w, 4, false, false);
+        }
+        s.offer(w, FAILURE, true, false);
+        s.drain(w);
+        assertEquals(6, (s.drainedSoFar() - before) & 0xFFFF, "five successes and an entry");
+    }
 }

@@ -106,6 +106,20 @@ class RingWindowOracleProperties {
     }
 
     @net.jqwik.api.Example
+    void aRunStartsAfterTheSuccessesCountedWithoutTheLock() {
+        RingWindow w = (RingWindow)
+                RingWindow.factory(10, new RateThresholds(0.5, 1.0, 1), 0).create(() -> 0);
+        for (int i = 0; i < 10; i++) {
+            w.record(false, false); // once the minimum is in, only counted
+        }
+        w.record(true, false); // position 11
+        w.applySuccessesLocked(9); // 12 to 20: the failure is the oldest
+        assertEquals(new WindowCounts(10, 1, 0), w.counts());
+        w.applySuccessesLocked(1); // 21 pushes it out
+        assertEquals(new WindowCounts(10, 0, 0), w.counts());
+    }
+
+    @net.jqwik.api.Example
     void oneBadOutcomeAfterCountedSuccessesPushesOutEveryBadOutcomeThatLeft() {
         Window w = RingWindow.factory(10, new RateThresholds(0.6, 0.6, 1), 0).create(() -> 0);
         w.record(true, false); // positions 1 to 4: 50% failed, 50% slow, below both thresholds
