@@ -2,6 +2,7 @@ package dev.breaker.spi;
 
 import static dev.breaker.spi.CombiningWindow.BUFFER;
 import static dev.breaker.spi.CombiningWindow.FAILED;
+import static dev.breaker.spi.CombiningWindow.RUN_BUFFER;
 import static dev.breaker.spi.CombiningWindow.SLOW;
 import static dev.breaker.spi.CombiningWindow.STAMP_SHIFT;
 
@@ -24,8 +25,8 @@ import java.lang.invoke.VarHandle;
  * claimed. The word's compare-and-sets put the stripe's outcomes in one order, so the consumer
  * knows how many successes came before each entry and after the last, and applies each run of
  * them at once ({@link CombiningWindow#applySuccessesLocked}): the holder's work per success
- * is gone, and so are the entry's write here and its read there. Successes pending count against
- * the buffer like entries, so the lag bound is the same.
+ * is gone, and so are the entry's write here and its read there. A stripe takes at most
+ * {@code RUN_BUFFER} successes beside its {@code BUFFER} entries before it is full.
  *
  * <p>The budget is set by the holder after each batch, to its share of the margin less the
  * bad outcomes already pending here, and only appends spend it: a drain does not give it back.
@@ -124,11 +125,6 @@ final class Stripe {
                 | flags;
     }
 
-    /** Outcomes claimed and not yet drained: entries, and successes taken as runs. */
-    private static int pending(long t, long h) {
-        return ((position(t) - position(h)) & SIXTEEN) + ((successes(t) - successes(h)) & SIXTEEN);
-    }
-
     /**
      * Appends an entry if there is room and, for a bad one, if the stripe is open to bad
      * outcomes and has budget left ({@code urgent}: whatever the budget; it is to be decided
@@ -141,14 +137,17 @@ final class Stripe {
                 window.stripesChanged = true;
             }
             long h = (long) HEAD.getVolatile(this);
-            if (pending(t, h) >= BUFFER) {
-                return FULL;
-            }
             if (runs && !isBad) { // one more success in the current run: no entry
+                if (((successes(t) - successes(h)) & SIXTEEN) >= RUN_BUFFER) {
+                    return FULL;
+                }
                 if (TAIL.compareAndSet(this, t, t + ONE_SUCCESS)) {
                     return TAKEN;
                 }
                 continue;
+            }
+            if (((position(t) - position(h)) & SIXTEEN) >= BUFFER) {
+                return FULL;
             }
             int badCount = bad(t);
             int budget = budgetOf(t);

@@ -2,6 +2,7 @@ package dev.breaker.spi;
 
 import static dev.breaker.spi.CombiningWindow.BUFFER;
 import static dev.breaker.spi.CombiningWindow.FAILED;
+import static dev.breaker.spi.CombiningWindow.RUN_BUFFER;
 import static dev.breaker.spi.CombiningWindowTests.collide;
 import static dev.breaker.spi.CombiningWindowTests.get;
 import static dev.breaker.spi.CombiningWindowTests.onStripe;
@@ -75,30 +76,33 @@ class SuccessRunsTests {
     }
 
     @Test
-    void successesTakenAsARunFillTheBufferAsEntriesDo() {
+    void aStripeTakesItsRunBufferOfSuccessesThenItsWriterTakesTheLock() {
         Pausing w = new Pausing(1_000, true);
         collide(w, holder, other);
-        for (int i = 0; i < BUFFER; i++) {
+        for (int i = 0; i < RUN_BUFFER; i++) {
             assertFalse(fromTheOtherThread(w, false));
         }
-        assertEquals(2, w.log.size(), "a buffer's worth of successes waits");
+        assertEquals(2, w.log.size(), "a run buffer's worth of successes waits");
         assertFalse(fromTheOtherThread(w, false));
-        assertEquals(2 + BUFFER + 1, w.log.size(), "one more: the buffer is full, its writer applies them all");
-        assertEquals(List.of(1, BUFFER), w.runs, "as one run");
-        assertEquals(2 + BUFFER + 1, w.counts().calls(), "none lost, none twice");
+        assertEquals(2 + RUN_BUFFER + 1, w.log.size(), "one more: the stripe is full, its writer applies them all");
+        assertEquals(List.of(1, RUN_BUFFER), w.runs, "as one run");
+        assertEquals(2 + RUN_BUFFER + 1, w.counts().calls(), "none lost, none twice");
     }
 
     @Test
-    void aMixOfRunsAndEntriesFillsTheBufferAtItsSize() {
+    void entriesAndSuccessesFillTheStripeEachAtItsOwnSize() {
         Pausing w = new Pausing(1_000, true);
         collide(w, holder, other);
         for (int i = 0; i < BUFFER; i++) {
-            assertFalse(fromTheOtherThread(w, i % 4 == 0));
+            assertFalse(fromTheOtherThread(w, true));
+            assertFalse(fromTheOtherThread(w, false));
         }
-        assertEquals(2, w.log.size(), "successes and failures share the buffer's room");
+        assertEquals(2, w.log.size(), "a buffer's worth of failures waits, and as many successes");
         assertFalse(fromTheOtherThread(w, false));
-        assertEquals(2 + BUFFER + 1, w.log.size(), "the next one found it full");
-        assertEquals(new WindowCounts(2 + BUFFER + 1, BUFFER / 4, 0), w.counts());
+        assertEquals(2, w.log.size(), "successes still have room");
+        assertFalse(fromTheOtherThread(w, true));
+        assertEquals(2 + 2 * BUFFER + 2, w.log.size(), "a failure more finds the entries full: all of it is applied");
+        assertEquals(new WindowCounts(2 + 2 * BUFFER + 2, BUFFER + 1, 0), w.counts());
     }
 
     @Test

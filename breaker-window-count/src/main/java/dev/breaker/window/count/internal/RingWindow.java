@@ -34,7 +34,8 @@ import dev.breaker.spi.WindowFactory;
  *
  * <p><b>Exactness.</b> Recorded by one thread at a time, every decision is exact at the deciding
  * outcome. Under concurrent recording a decision may come later, by at most
- * {@link CombiningWindow#BUFFER} outcomes of a stripe; no outcome is lost and the counts at rest
+ * {@link CombiningWindow#BUFFER} bad outcomes and {@link CombiningWindow#RUN_BUFFER} plain
+ * successes of a stripe; no outcome is lost and the counts at rest
  * are exact: the last {@code size} outcomes in an order consistent with real time.
  *
  * <p><b>Memory.</b> The queue starts empty, takes 8 entries at the first bad outcome and doubles
