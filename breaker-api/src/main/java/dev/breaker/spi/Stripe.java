@@ -54,6 +54,8 @@ final class Stripe {
     private static final int BUDGET_SHIFT = 48;
     /** One more success in a run: the successes' field of {@code tail}. */
     private static final long ONE_SUCCESS = 1L << 32;
+    /** The successes' field of {@code tail}. */
+    private static final long SUCCESSES = 0xFFFFL << 32;
 
     private static final long NO_BAD = 1L << 62;
     /**
@@ -141,7 +143,8 @@ final class Stripe {
                 if (((successes(t) - successes(h)) & SIXTEEN) >= RUN_BUFFER) {
                     return FULL;
                 }
-                if (TAIL.compareAndSet(this, t, t + ONE_SUCCESS)) {
+                // the field wraps modulo 2^16 without carrying into the budget above it
+                if (TAIL.compareAndSet(this, t, (t & ~SUCCESSES) | ((t + ONE_SUCCESS) & SUCCESSES))) {
                     return TAKEN;
                 }
                 continue;

@@ -4,17 +4,22 @@ import org.junit.jupiter.api.Tag;
 
 /**
  * {@link CombiningWindowLincheckTests} for a window that takes buffered successes as runs (a count
- * window's mode): a run miscounted, applied twice, or applied out of its thread's order shows as
- * counts no sequential order gives.
+ * window's mode): a run lost, miscounted or applied twice shows as counts no sequential order
+ * gives.
+ *
+ * <p>Here the window counts every call (its calls do not stop at 3 plain successes), so the counts
+ * do not depend on the order the outcomes were applied in. With the order-dependent window of the
+ * base class, the stress run on JDK 25 found, in 2 runs of 2, an outcome of one thread that had
+ * returned before another thread's success began applied after that success: both were pending
+ * in their stripes, and a drain takes the stripes in turn. That is the reordering SPEC rule 8
+ * allows (each thread's own order is kept, within a stripe's buffer; {@code RateWindowRaceContract}
+ * holds every window to it), not linearizability, which this mode shows more readily than the
+ * entries of the base class (20,000 invocations there found none). A thread's own order inside a
+ * stripe of runs is held by {@code SuccessRunsTests}.
  */
 @Tag("class-path") // Lincheck instruments classes; it runs on the plain class path
 public class CombiningWindowRunsLincheckTests extends CombiningWindowLincheckTests {
 
     /** Lincheck makes one per scenario. */
     public CombiningWindowRunsLincheckTests() {}
-
-    @Override
-    boolean successRuns() {
-        return true;
-    }
 }

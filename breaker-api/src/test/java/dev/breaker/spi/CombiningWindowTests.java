@@ -598,9 +598,8 @@ class CombiningWindowTests {
         assertTrue(w.record(true, false), "the third failure, exactly");
     }
 
-    /** Overrides only what it must: every default of the base class in use. */
     /**
-     * Applies everything, tripping when told to; healthy (a plain success is then a no-op) when
+     * Overrides only what it must: every default of the base class in use. Applies everything, tripping when told to; healthy (a plain success is then a no-op) when
      * told so; its stamp is {@link #stamp}, or it fails.
      */
     static final class Plain extends CombiningWindow {

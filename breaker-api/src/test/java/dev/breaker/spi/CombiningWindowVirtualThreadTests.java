@@ -74,6 +74,27 @@ class CombiningWindowVirtualThreadTests {
     }
 
     /**
+     * A count window's mode: successes wait as runs and failures as entries while a recorder's
+     * hold is unmounted, or spin briefly for its budgets and then wait for the lock; none is lost
+     * or applied twice once the holder is let go.
+     */
+    @Test
+    void recordersOfRunsWaitingForAnUnmountedWriterLetItFinishAndNoneIsLost() throws Exception {
+        Pausing window = new Pausing(Integer.MAX_VALUE, true);
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        waitForAnUnmountedHolder(
+                window::holdTheLock, // unmounted while it applies its own success
+                false,
+                () -> window.record(calls.getAndIncrement() % 3 == 0, false),
+                false,
+                null);
+        assertEquals(
+                new WindowCounts(WAITERS + 1, (WAITERS + 2) / 3, 0),
+                window.counts(),
+                "the holder's success and every waiter's outcome, once");
+    }
+
+    /**
      * Starts a holder that stays inside its hold (unmounted) until let go, then {@link #WAITERS}
      * virtual threads that each run {@code waiter}, which waits for the lock; lets the holder go,
      * and checks what the holder and every waiter returned.

@@ -219,4 +219,32 @@ class SuccessRunsTests {
         s.drain(w);
         assertEquals(6, (s.drainedSoFar() - before) & 0xFFFF, "five successes and an entry");
     }
+
+    /** The successes' count keeps 16 bits: past 65,535 it wraps without adding to the budget beside it. */
+    @Test
+    void successesPastSixteenBitsLeaveTheBudgetAsItWas() {
+        Told w = new Told();
+        Stripe s = new Stripe(true);
+        s.list();
+        s.open();
+        s.budget(3);
+        for (int i = 1; i <= 70_000; i++) {
+            assertEquals(Stripe.TAKEN, s.offer(w, 4, false, false));
+            if (i % 200 == 0) {
+                s.drain(w);
+            }
+        }
+        s.drain(w);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(Stripe.TAKEN, s.offer(w, FAILURE, true, false), "within the budget of 3");
+        }
+        assertEquals(Stripe.FULL, s.offer(w, FAILURE, true, false), "the budget is spent, as it was set");
+        s.drain(w);
+        assertEquals(
+                70_000,
+                w.applied.stream()
+                        .filter(a -> a.startsWith("S"))
+                        .mapToInt(a -> Integer.parseInt(a.substring(1)))
+                        .sum());
+    }
 }
