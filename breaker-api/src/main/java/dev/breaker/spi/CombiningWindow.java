@@ -68,9 +68,12 @@ import java.lang.invoke.VarHandle;
  *
  * <p><b>Waiting for a holder's budgets.</b> An outcome that its stripe refused (no budget left,
  * or no room) while another recorder holds the lock spins a little for that holder, which
- * publishes new budgets and drains every stripe before it leaves, and is buffered as usual if its
- * stripe then takes it; only then the urgent path. Under a mostly failing mix, where budgets run
- * out every few calls, the urgent path made a second hold of half of all holds.
+ * publishes new budgets (after its drain) before it leaves, and is buffered as usual if its
+ * stripe then takes it, within the new budget, to wait for the next drain like any buffered
+ * outcome; only then the urgent path. Under a mostly failing mix, where budgets run out every few
+ * calls, the urgent path made a second hold of half of all holds. (A stripe refused for want of
+ * room that the holder's drain already passed finds none: it spins its 128 pauses for nothing,
+ * then goes on.)
  *
  * <p><b>Stale reads.</b> The budget lives in the word an append compare-and-sets, so an appender
  * can never spend a budget the holder has since replaced. The gate (may this stamp buffer at
@@ -249,7 +252,11 @@ public abstract class CombiningWindow implements Window {
      * @param successRuns true for a window whose stamps are all 0 (a count window): a buffered
      *     plain success then has no entry, only a count in its stripe, and the holder applies the
      *     successes a stripe took in a row at once, through {@link #applySuccessesLocked}; false to
-     *     have each applied on its own, with its stamp
+     *     have each applied on its own, with its stamp. Not checked: in this mode an entry's stamp
+     *     bits carry its run, and every buffered outcome reaches {@link #applyLocked} at stamp 0,
+     *     so a window with other stamps must not use it. A subclass whose applying throws loses
+     *     the rest of that run from the window (each call stays counted in the breaker's totals),
+     *     as a throwing entry is lost.
      */
     protected CombiningWindow(boolean successRuns) {
         this.runs = successRuns;
@@ -599,12 +606,12 @@ public abstract class CombiningWindow implements Window {
 
     /**
      * Another recorder holds the lock, and this outcome found its stripe out of budget (or full):
-     * the holder publishes new budgets, and drains this stripe, before it leaves. So spin a little
-     * while it holds, and buffer the outcome as usual once the stripe takes it. Buffering it at
-     * once on the urgent path instead would raise the urgent bit and have the holder take the lock
-     * again to drain it: under a mostly failing mix, where budgets run out every few calls, that
-     * second hold followed half of all holds. False if the holder left, or held too long, with
-     * the stripe still refusing: the caller goes on to the lock.
+     * the holder publishes new budgets before it leaves. So spin a little while it holds, and
+     * buffer the outcome as usual once the stripe takes it (within the new budget: the next drain
+     * applies it). Buffering it at once on the urgent path instead would raise the urgent bit and
+     * have the holder take the lock again to drain it: under a mostly failing mix, where budgets
+     * run out every few calls, that second hold followed half of all holds. False if the holder
+     * left, or held too long, with the stripe still refusing: the caller goes on to the lock.
      */
     private boolean awaitedTheHolder(long entry, boolean bad) {
         Stripe s = stripeAt(index());

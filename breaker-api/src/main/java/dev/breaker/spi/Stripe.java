@@ -298,14 +298,16 @@ final class Stripe {
                     Pause.pause(spins); // claimed, not yet written: see drain
                     entry = (long) ENTRIES.getAcquire(entries, slot);
                 }
-                entries[slot] = 0;
-                at = (at + 1) & SIXTEEN;
                 int before = (int) (entry >>> STAMP_SHIFT) & SIXTEEN;
                 int run = (before - ran) & SIXTEEN;
-                ran = before; // consumed before it is applied, as an entry is: applying may throw
+                // the run first, while the entry stays in its slot: a run whose applying throws is
+                // consumed (as an entry is), and the entry after it waits for the next drain
+                ran = before;
                 if (run > 0) {
                     trips |= window.applySuccessesLocked(run);
                 }
+                entries[slot] = 0;
+                at = (at + 1) & SIXTEEN;
                 trips |= window.applyLocked((int) entry & (FAILED | SLOW), 0);
             }
             int run = (lastRun - ran) & SIXTEEN;

@@ -137,6 +137,9 @@ class SuccessRunsTests {
     static final class Told extends CombiningWindow {
         boolean runTrips;
         boolean entryTrips;
+        /** The next run applied throws, once. */
+        boolean runThrows;
+
         final List<String> applied = new java.util.ArrayList<>();
 
         Told() {
@@ -145,6 +148,10 @@ class SuccessRunsTests {
 
         @Override
         protected boolean applySuccessesLocked(int count) {
+            if (runThrows) {
+                runThrows = false;
+                throw new IllegalStateException("a subclass bug");
+            }
             applied.add("S" + count);
             return runTrips;
         }
@@ -246,5 +253,21 @@ class SuccessRunsTests {
                         .filter(a -> a.startsWith("S"))
                         .mapToInt(a -> Integer.parseInt(a.substring(1)))
                         .sum());
+    }
+
+    /** A run whose applying throws is consumed; the bad outcome after it is not lost, and the next drain applies it. */
+    @Test
+    void aRunThatThrowsLeavesTheEntryAfterItForTheNextDrain() {
+        Told w = new Told();
+        Stripe s = openStripe();
+        s.offer(w, 4, false, false);
+        s.offer(w, FAILURE, true, false);
+        s.offer(w, 4, false, false);
+        w.runThrows = true;
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> s.drain(w));
+        assertFalse(s.drain(w));
+        assertEquals(List.of("F", "S1"), w.applied, "the failure and the run after it; the thrown run is gone");
+        assertFalse(s.drain(w), "nothing left, nothing twice");
+        assertEquals(List.of("F", "S1"), w.applied);
     }
 }

@@ -36,8 +36,9 @@ import dev.breaker.spi.WindowFactory;
  * outcome. Under concurrent recording a decision may come later, by at most
  * {@link CombiningWindow#BUFFER} bad outcomes and {@link CombiningWindow#RUN_BUFFER} plain
  * successes of a stripe; no outcome is lost and the counts at rest
- * are exact: the last {@code size} outcomes in an order that keeps each thread's own (outcomes
- * pending in one stripe may be applied after later ones of another thread: the lag).
+ * are exact: the last {@code size} outcomes in an order that keeps each thread's own, as the TCK
+ * reads SPEC rule 8 (outcomes pending in one stripe may be applied after later ones of another
+ * thread; not necessarily real time's order).
  *
  * <p><b>Memory.</b> The queue starts empty, takes 8 entries at the first bad outcome and doubles
  * when one finds it full, up to the power of two at or above the size (4 MB for a million bad
