@@ -236,6 +236,20 @@ final class Stripe {
         return (position(h) + successes(h)) & SIXTEEN;
     }
 
+    /**
+     * The entry in a claimed slot. One claimed and not yet written means its writer is between two
+     * instructions: skipping it would let a later outcome of the same thread be applied first, so
+     * wait (spins, then yields and parks: the writer was preempted there).
+     */
+    private long awaitEntry(int slot) {
+        long entry = (long) ENTRIES.getAcquire(entries, slot);
+        for (int spins = 0; entry == 0; spins++) {
+            Pause.pause(spins);
+            entry = (long) ENTRIES.getAcquire(entries, slot);
+        }
+        return entry;
+    }
+
     /** Applies what is buffered, in order; holder only. */
     boolean drain(CombiningWindow window) {
         long h = (long) HEAD.getOpaque(this);
@@ -253,13 +267,7 @@ final class Stripe {
         try {
             do {
                 int slot = at & MASK;
-                long entry = (long) ENTRIES.getAcquire(entries, slot);
-                for (int spins = 0; entry == 0; spins++) {
-                    // claimed, not yet written: its writer is between two instructions. Skipping
-                    // it would let a later outcome of the same thread be applied first.
-                    Pause.pause(spins); // yields and parks in the end: the writer was preempted there
-                    entry = (long) ENTRIES.getAcquire(entries, slot);
-                }
+                long entry = awaitEntry(slot);
                 entries[slot] = 0;
                 at = (at + 1) & SIXTEEN; // consumed even should applying it throw: a zeroed slot behind head would hang
                 // the next drain
@@ -293,11 +301,7 @@ final class Stripe {
         try {
             while (at != claimed) {
                 int slot = at & MASK;
-                long entry = (long) ENTRIES.getAcquire(entries, slot);
-                for (int spins = 0; entry == 0; spins++) {
-                    Pause.pause(spins); // claimed, not yet written: see drain
-                    entry = (long) ENTRIES.getAcquire(entries, slot);
-                }
+                long entry = awaitEntry(slot);
                 int before = (int) (entry >>> STAMP_SHIFT) & SIXTEEN;
                 int run = (before - ran) & SIXTEEN;
                 // the run first, while the entry stays in its slot: a run whose applying throws is

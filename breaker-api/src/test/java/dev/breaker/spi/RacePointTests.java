@@ -423,11 +423,34 @@ class RacePointTests {
     @Test
     void anOutcomeThatTheLeavingHolderGaveNoBudgetIsDecidedByItsOwnThread() throws Exception {
         CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(4);
+        assertTrue(aFailureBeyondABudgetTheLeavingHolderLeftAtZero(w, 0), "the fourth failure trips");
+    }
+
+    /** As above, with a rate rule that the deciding outcome does not meet: the waiting thread's own hold answers no trip. */
+    @Test
+    void anOutcomeThatTheLeavingHolderGaveNoBudgetAndDoesNotTripIsAnsweredSo() throws Exception {
+        CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(4);
+        w.ratePercent = 50; // four failures trip only if they are half the calls
+        assertFalse(
+                aFailureBeyondABudgetTheLeavingHolderLeftAtZero(w, 10), "four failures of sixteen calls trip nothing");
+    }
+
+    /**
+     * Three failures spend the one stripe's budget (then {@code successes} successes); a holder
+     * applies them and leaves a margin of 0 while the appender's fourth failure waits for it at
+     * {@code HOLDER_AWAITED}. The fourth is then decided by its own thread.
+     *
+     * @return what that decision answered
+     */
+    private boolean aFailureBeyondABudgetTheLeavingHolderLeftAtZero(CombiningWindowTests.Pausing w, int successes) {
         ExecutorService sharing = CombiningWindowTests.onStripe("holder-sharing", i -> i == stripe);
         try {
             CombiningWindowTests.collide(w, sharing, appender);
             for (int i = 0; i < 3; i++) {
                 assertFalse(get(appender.submit(() -> w.record(true, false))));
+            }
+            for (int i = 0; i < successes; i++) {
+                assertFalse(get(appender.submit(() -> w.record(false, false))));
             }
             CountDownLatch leave = new CountDownLatch(1);
             Future<Boolean> held = w.holdTheLock(sharing, leave);
@@ -437,37 +460,9 @@ class RacePointTests {
             leave.countDown();
             assertFalse(get(held), "three failures: the margin is 0 now");
             waiting.letGo();
-            assertTrue(get(beyond), "the fourth failure is decided at once, by its own thread, and trips");
-            assertEquals("appender", w.appliers.get(w.appliers.size() - 1));
-        } finally {
-            sharing.shutdownNow();
-        }
-    }
-
-    /** As above, with a rate rule that the deciding outcome does not meet: the waiting thread's own hold answers no trip. */
-    @Test
-    void anOutcomeThatTheLeavingHolderGaveNoBudgetAndDoesNotTripIsAnsweredSo() throws Exception {
-        CombiningWindowTests.Pausing w = new CombiningWindowTests.Pausing(4);
-        w.ratePercent = 50; // four failures trip only if they are half the calls
-        ExecutorService sharing = CombiningWindowTests.onStripe("holder-sharing", i -> i == stripe);
-        try {
-            CombiningWindowTests.collide(w, sharing, appender);
-            for (int i = 0; i < 3; i++) {
-                assertFalse(get(appender.submit(() -> w.record(true, false))));
-            }
-            for (int i = 0; i < 10; i++) {
-                assertFalse(get(appender.submit(() -> w.record(false, false))));
-            }
-            CountDownLatch leave = new CountDownLatch(1);
-            Future<Boolean> held = w.holdTheLock(sharing, leave);
-            HeldOnce waiting = hold(Races.HOLDER_AWAITED, HeldOnce.threadOf(appender));
-            Future<Boolean> beyond = appender.submit(() -> w.record(true, false));
-            waiting.reachedBy(beyond);
-            leave.countDown();
-            assertFalse(get(held));
-            waiting.letGo();
-            assertFalse(get(beyond), "decided by its own thread: four failures of sixteen calls trip nothing");
-            assertEquals("appender", w.appliers.get(w.appliers.size() - 1));
+            boolean trips = get(beyond);
+            assertEquals("appender", w.appliers.get(w.appliers.size() - 1), "decided by its own thread");
+            return trips;
         } finally {
             sharing.shutdownNow();
         }
