@@ -27,6 +27,14 @@ import org.openjdk.jmh.annotations.TearDown;
  * <li>{@code SLOW}: 5% failures, 30% slow;</li>
  * <li>{@code FAILING_40}: 40% failures (at a 50% threshold), 5% slow.</li>
  * </ul>
+ * Two more mixes, outside the default run, check that the design is not tuned to evenly spread
+ * outcomes (pass them with {@code -p mix=...}, and other window sizes with {@code -p shape=...},
+ * see {@link Subjects.Shape}):
+ * <ul>
+ * <li>{@code RANDOM}: 8% failures and 8% slow calls, each drawn independently (a fixed seed per
+ *     thread, a pattern of 1,000 outcomes);</li>
+ * <li>{@code BURSTS}: 10% failures and 10% slow calls, each in bursts of 5 in a row.</li>
+ * </ul>
  * Failsafe has no slow-call rate: it sees the failures only.
  *
  * <p>Run: {@code breaker-benchmarks/run 1 3 5 1 Mixed} (or {@code java -jar
@@ -44,29 +52,45 @@ public class MixedPermitBenchmarks {
 
     /** The traffic mixes, as JMH parameter values. */
     public enum Mix {
-        HEALTHY(2, 2),
-        NOISY(10, 10),
-        SLOW(5, 30),
-        FAILING_40(40, 5);
+        HEALTHY(2, 2, 1),
+        NOISY(10, 10, 1),
+        SLOW(5, 30, 1),
+        FAILING_40(40, 5, 1),
+        RANDOM(8, 8, 0),
+        BURSTS(10, 10, 5);
 
         final int failurePercent;
         final int slowPercent;
+        /** Outcomes of a kind in a row (1: spread evenly), or 0 for independent draws. */
+        final int burst;
 
-        Mix(int failurePercent, int slowPercent) {
+        Mix(int failurePercent, int slowPercent, int burst) {
             this.failurePercent = failurePercent;
             this.slowPercent = slowPercent;
+            this.burst = burst;
         }
 
         /**
-         * A pattern of 100 outcomes with exactly these percentages, spread evenly (outcome i fails
-         * when the running share of failures falls behind the target).
+         * A thread's pattern of outcomes with these percentages: evenly spread (outcome i fails
+         * when the running share of failures falls behind the target), in bursts, or drawn.
          */
         boolean[][] pattern(int offset) {
-            boolean[][] p = new boolean[100][2];
-            for (int i = 0; i < 100; i++) {
-                int k = (i + offset) % 100;
+            if (burst == 0) {
+                java.util.SplittableRandom random = new java.util.SplittableRandom(0x5eedL + offset);
+                boolean[][] p = new boolean[1000][2];
+                for (boolean[] o : p) {
+                    o[0] = random.nextInt(100) < failurePercent;
+                    o[1] = random.nextInt(100) < slowPercent;
+                }
+                return p;
+            }
+            int n = 100 * burst;
+            boolean[][] p = new boolean[n][2];
+            for (int i = 0; i < n; i++) {
+                int k = (i / burst + offset) % 100;
                 p[i][0] = (k + 1) * failurePercent / 100 > k * failurePercent / 100;
-                p[i][1] = ((k + 37) % 100 + 1) * slowPercent / 100 > ((k + 37) % 100) * slowPercent / 100;
+                int j = (k + 37) % 100;
+                p[i][1] = (j + 1) * slowPercent / 100 > j * slowPercent / 100;
             }
             return p;
         }
@@ -92,7 +116,7 @@ public class MixedPermitBenchmarks {
 
         boolean[] nextOutcome() {
             boolean[] o = pattern[next];
-            next = next == 99 ? 0 : next + 1;
+            next = next == pattern.length - 1 ? 0 : next + 1;
             return o;
         }
     }

@@ -20,6 +20,10 @@ import java.time.Duration;
  * <li>{@code TIME_10S}: 50% of the calls of the last 10 s (10 buckets where configurable), at
  *     least 100 calls.</li>
  * </ul>
+ * Other sizes, outside the default runs and the footprint table ({@link #MEASURED}), check that
+ * the design is not tuned to one size: {@code COUNT_50} (at least 50 calls), {@code COUNT_1000}
+ * and {@code TIME_60S} (60 buckets of 1 s), the last two with at least 100 calls; pass them with
+ * {@code -p shape=...}.
  * An open breaker of any library has a cooldown of an hour, so it stays open for the run.
  */
 public final class Subjects {
@@ -28,8 +32,14 @@ public final class Subjects {
     public enum Shape {
         CONSECUTIVE,
         COUNT_100,
-        TIME_10S
+        TIME_10S,
+        COUNT_50,
+        COUNT_1000,
+        TIME_60S
     }
+
+    /** The shapes of the default runs and of the footprint table. */
+    static final java.util.List<Shape> MEASURED = java.util.List.of(Shape.CONSECUTIVE, Shape.COUNT_100, Shape.TIME_10S);
 
     private static final Duration COOLDOWN = Duration.ofHours(1);
 
@@ -68,20 +78,30 @@ public final class Subjects {
     static WindowFactory window(Shape shape) {
         return switch (shape) {
             case CONSECUTIVE -> Windows.consecutiveFailures(5);
-            case COUNT_100 ->
-                CountWindow.builder()
-                        .size(100)
-                        .failureRateThreshold(0.5)
-                        .minimumCalls(100)
-                        .build();
-            case TIME_10S ->
-                TimeWindow.builder()
-                        .length(Duration.ofSeconds(10))
-                        .buckets(10)
-                        .failureRateThreshold(0.5)
-                        .minimumCalls(100)
-                        .build();
+            case COUNT_100 -> countWindow(100, 100);
+            case COUNT_50 -> countWindow(50, 50);
+            case COUNT_1000 -> countWindow(1000, 100);
+            case TIME_10S -> timeWindow(10);
+            case TIME_60S -> timeWindow(60);
         };
+    }
+
+    private static WindowFactory countWindow(int size, int minimumCalls) {
+        return CountWindow.builder()
+                .size(size)
+                .failureRateThreshold(0.5)
+                .minimumCalls(minimumCalls)
+                .build();
+    }
+
+    /** A time window of this many 1 s buckets, at least 100 calls. */
+    private static WindowFactory timeWindow(int seconds) {
+        return TimeWindow.builder()
+                .length(Duration.ofSeconds(seconds))
+                .buckets(seconds)
+                .failureRateThreshold(0.5)
+                .minimumCalls(100)
+                .build();
     }
 
     static io.github.resilience4j.circuitbreaker.CircuitBreaker resilience4j(Shape shape, boolean open) {
@@ -99,16 +119,11 @@ public final class Subjects {
                         .slidingWindowSize(5)
                         .minimumNumberOfCalls(5)
                         .failureRateThreshold(100);
-            case COUNT_100 ->
-                config.slidingWindowType(SlidingWindowType.COUNT_BASED)
-                        .slidingWindowSize(100)
-                        .minimumNumberOfCalls(100)
-                        .failureRateThreshold(50);
-            case TIME_10S ->
-                config.slidingWindowType(SlidingWindowType.TIME_BASED)
-                        .slidingWindowSize(10)
-                        .minimumNumberOfCalls(100)
-                        .failureRateThreshold(50);
+            case COUNT_100 -> countBased(config, 100, 100);
+            case COUNT_50 -> countBased(config, 50, 50);
+            case COUNT_1000 -> countBased(config, 1000, 100);
+            case TIME_10S -> timeBased(config, 10);
+            case TIME_60S -> timeBased(config, 60);
         }
         io.github.resilience4j.circuitbreaker.CircuitBreaker breaker =
                 io.github.resilience4j.circuitbreaker.CircuitBreaker.of("bench", config.build());
@@ -118,12 +133,29 @@ public final class Subjects {
         return breaker;
     }
 
+    private static void countBased(CircuitBreakerConfig.Builder config, int size, int minimumCalls) {
+        config.slidingWindowType(SlidingWindowType.COUNT_BASED)
+                .slidingWindowSize(size)
+                .minimumNumberOfCalls(minimumCalls)
+                .failureRateThreshold(50);
+    }
+
+    private static void timeBased(CircuitBreakerConfig.Builder config, int seconds) {
+        config.slidingWindowType(SlidingWindowType.TIME_BASED)
+                .slidingWindowSize(seconds)
+                .minimumNumberOfCalls(100)
+                .failureRateThreshold(50);
+    }
+
     static dev.failsafe.CircuitBreaker<Object> failsafe(Shape shape, boolean open) {
         var builder = dev.failsafe.CircuitBreaker.builder().withDelay(COOLDOWN);
         switch (shape) {
             case CONSECUTIVE -> builder.withFailureThreshold(5);
             case COUNT_100 -> builder.withFailureThreshold(50, 100);
+            case COUNT_50 -> builder.withFailureThreshold(25, 50);
+            case COUNT_1000 -> builder.withFailureThreshold(500, 1000);
             case TIME_10S -> builder.withFailureRateThreshold(50, 100, Duration.ofSeconds(10));
+            case TIME_60S -> builder.withFailureRateThreshold(50, 100, Duration.ofSeconds(60));
         }
         dev.failsafe.CircuitBreaker<Object> breaker = builder.build();
         if (open) {
