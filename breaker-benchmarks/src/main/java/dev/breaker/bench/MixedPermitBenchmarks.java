@@ -88,11 +88,15 @@ public class MixedPermitBenchmarks {
             boolean[][] p = new boolean[n][2];
             for (int i = 0; i < n; i++) {
                 int k = (i / burst + offset) % 100;
-                p[i][0] = (k + 1) * failurePercent / 100 > k * failurePercent / 100;
-                int j = (k + 37) % 100;
-                p[i][1] = (j + 1) * slowPercent / 100 > j * slowPercent / 100;
+                p[i][0] = spread(k, failurePercent);
+                p[i][1] = spread((k + 37) % 100, slowPercent);
             }
             return p;
+        }
+
+        /** Whether position k of 100 is one of {@code percent} spread evenly over them. */
+        private static boolean spread(int k, int percent) {
+            return (k + 1) * percent / 100 > k * percent / 100;
         }
     }
 
