@@ -31,7 +31,8 @@ import java.lang.invoke.VarHandle;
  * share of that margin, less what it already has pending. A bad outcome within its stripe's
  * budget is buffered and spends it (a success needs none): whatever order the pending outcomes
  * are applied in, no trip is missed, so deferring them decides nothing differently, and a single
- * thread's decisions stay exact at the deciding outcome. A bad outcome beyond the budget takes
+ * thread's decisions stay exact at the deciding outcome (a subclass may trade some of that for
+ * fewer holds while other threads record: see the lag below). A bad outcome beyond the budget takes
  * the lock and is decided at once, after everything buffered before it. A drain does not give
  * budget back; only the next holder's new budget, computed on the state the drain made, does.
  *
@@ -65,6 +66,18 @@ import java.lang.invoke.VarHandle;
  * outcome is lost, and at rest {@link #drainedCounts} drains first, so the counts are exact. A
  * reader of the counts holds the lock as a reader: a recorder that finds it so waits for the short
  * hold rather than buffer, so a metrics gauge never delays a lone recorder's trip.
+ *
+ * <p><b>Lag while others record.</b> Near its threshold a window's margin is a few bad outcomes,
+ * shared among the stripes, and a hold every two or three of them made a mostly failing mix
+ * slower than a plain lock. So a subclass may name a lag ({@link #contendedLagLocked}): after a
+ * drain that found outcomes in a stripe other than the holder's own (another thread records), the
+ * holder sets every stripe's budget to at least that many. Decisions may then come that many bad
+ * outcomes per stripe late, within the bound below, as SPEC rule 8 allows under concurrent
+ * recording; a reader's drain grants nothing, and a thread that records alone holds the lock at
+ * every bad outcome beyond its share, so its drains find only its own stripe and grant nothing
+ * either. One case is left: a thread that goes on alone right after others stopped may spend the
+ * lag the last contended hold granted its stripe before its own next hold, so its decisions
+ * are exact again from then on (tested in {@code ContendedLagTests}).
  *
  * <p><b>Waiting for a holder's budgets.</b> An outcome that its stripe refused (no budget left,
  * or no room) while another recorder holds the lock spins a little for that holder, which
@@ -123,7 +136,7 @@ import java.lang.invoke.VarHandle;
  * place (see {@code dev.breaker.internal.WindowTotals}).
  */
 @Helper
-public abstract class CombiningWindow implements Window {
+public abstract class CombiningWindow extends CombiningWindowPadding {
 
     /** Outcome bit: the call failed. */
     protected static final int FAILED = 1;
@@ -152,6 +165,9 @@ public abstract class CombiningWindow implements Window {
 
     private static final int MAX_STRIPES = Stripes.MAX;
 
+    /** {@link #known} before the first stripe: shared, so a window used by one thread carries no array for it. */
+    private static final Stripe[] NO_STRIPES = new Stripe[0];
+
     /** Flag: a plain success is only counted (it cannot trip), and nothing bad is pending. */
     private static final int HEALTHY = 1;
     /** Flag: a drain made for another thread found the trip condition; the next offer reports it. */
@@ -167,43 +183,14 @@ public abstract class CombiningWindow implements Window {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            LOCK = lookup.findVarHandle(CombiningWindow.class, "lock", int.class);
-            FLAGS = lookup.findVarHandle(CombiningWindow.class, "flags", int.class);
-            STRIPES = lookup.findVarHandle(CombiningWindow.class, "stripes", Stripe[].class);
+            LOCK = lookup.findVarHandle(CombiningWindowFields.class, "lock", int.class);
+            FLAGS = lookup.findVarHandle(CombiningWindowFields.class, "flags", int.class);
+            STRIPES = lookup.findVarHandle(CombiningWindowFields.class, "stripes", Stripe[].class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
         WindowTotals.register(CombiningWindow.class, new WindowCounting());
     }
-
-    /**
-     * The stripes, at a fixed index per thread (a hash of its id), made when first used: a
-     * thread's outcomes always go to the same stripe, so its order is kept (a thread moved to
-     * another stripe could have a later outcome drained before an earlier one).
-     */
-    private volatile Stripe[] stripes; // null until the first stripe: a window used by one thread never needs it
-    /**
-     * Packed {@code (low 32 bits of the stamp << 32) | share}: buffering is allowed for outcomes of
-     * that stamp when the share (each stripe's part of the margin, also set as its budget) is not
-     * negative. A stamp that matches only modulo 2^32 is harmless: the entry keeps its full stamp,
-     * and the budget, not the gate, bounds what is pending.
-     */
-    private volatile long gate = ((long) Integer.MAX_VALUE << 32) | 0xFFFF_FFFFL;
-    /** {@link #HEALTHY}, {@link #TRIP_PENDING} and {@link #URGENT}. */
-    @SuppressWarnings("unused") // accessed through FLAGS
-    private volatile int flags;
-    /** Set by a thread that made a stripe; the holder then refreshes {@link #known}. */
-    volatile boolean stripesChanged;
-
-    @SuppressWarnings("unused") // accessed through LOCK
-    private volatile int lock;
-
-    /**
-     * True while threads are seen colliding: outcomes are buffered within their margins. False
-     * (the start) while one thread at a time records: every outcome takes the lock and is applied
-     * at once, and the gate allows no buffering, so no margin needs upkeep.
-     */
-    private volatile boolean buffering;
 
     // holder-only state: plain fields, ordered by the lock
     /** Holds in a row that found no other thread's entries; enough of them end the buffering mode. */
@@ -211,11 +198,9 @@ public abstract class CombiningWindow implements Window {
     /** Whether the window ever buffered: then a stale append may still come, and holders drain their own stripe. */
     private boolean everBuffered;
     /** The stripes made so far, as the holder last saw them. */
-    private Stripe[] known = new Stripe[0];
+    private Stripe[] known = NO_STRIPES;
     /** Whether the holder declared the window healthy (stripes closed to bad outcomes). */
     private boolean declaredHealthy;
-    /** The last share published, to publish only changes. */
-    private long lastGate = Long.MIN_VALUE;
     /**
      * Calls applied under the lock and not yet in {@link #sink}: four 16-bit lanes, one per outcome
      * bits, each handed over before it reaches 2^15 ({@link #LANES_FULL}, which is also its value
@@ -224,19 +209,6 @@ public abstract class CombiningWindow implements Window {
     long lanes;
     /** Whether the breaker moved to another window: calls are counted in the sink directly. */
     boolean retired;
-
-    /**
-     * The breaker's totals this window counts into, or null (a window used alone). Set under the
-     * lock before the breaker publishes the window, so every thread that records into it sees it.
-     */
-    Totals sink;
-
-    /**
-     * Plain successes taken without the lock; part of the breaker's running counts until retired.
-     * Made by the holder before it first raises {@link #HEALTHY} (a time window never needs one),
-     * and read by offers only after they read that flag, which publishes it.
-     */
-    CountedSuccesses successes;
 
     /** Whether the stripes take plain successes as runs, with no entry each (see {@link #CombiningWindow(boolean)}). */
     private final boolean runs;
@@ -318,6 +290,23 @@ public abstract class CombiningWindow implements Window {
      * @return the margin
      */
     protected abstract int safeBadOutcomesLocked();
+
+    /**
+     * How many bad outcomes each stripe may buffer beyond its share of the margin while other
+     * threads record too: the lag SPEC rule 8 allows under concurrent recording, spent to hold
+     * the lock less often when the margin is small (a rate near its threshold). The holder grants
+     * it, as a stripe's budget of at least this many, only after a drain that found outcomes in a
+     * stripe other than its own; a reader's drain never does. Its decisions may then come later
+     * by up to this many bad outcomes per stripe (never past {@link #BUFFER}); none is invented,
+     * since the holder still applies every outcome in an order that keeps each thread's own and
+     * decides after each. 0 (the default) decides every outcome at the margin. Called by the
+     * holder at every batch while buffering.
+     *
+     * @return the allowance, 0 to {@link #BUFFER} (more is taken as {@link #BUFFER})
+     */
+    protected int contendedLagLocked() {
+        return 0;
+    }
 
     /**
      * The stamp at which {@link #safeBadOutcomesLocked()} holds (the time window's current epoch;
@@ -532,6 +521,7 @@ public abstract class CombiningWindow implements Window {
             if (drainAll()) {
                 FLAGS.getAndBitwiseOr(this, TRIP_PENDING);
             }
+            othersRecorded = false; // a reader records nothing: the budgets it publishes are the margin's
             before.run();
             publish();
             c = countsLocked();
@@ -771,6 +761,9 @@ public abstract class CombiningWindow implements Window {
                 if (drainAll()) {
                     FLAGS.getAndBitwiseOr(this, TRIP_PENDING); // nobody to tell now: the next offer reports it
                 }
+                if (role != WRITER) {
+                    othersRecorded = false;
+                }
                 publish();
             } catch (RuntimeException | Error e) {
                 LOCK.setRelease(this, 0);
@@ -789,17 +782,29 @@ public abstract class CombiningWindow implements Window {
         }
         boolean trips = false;
         int drained = 0;
+        boolean others = false;
+        Stripe mine = stripeAt(index());
         for (Stripe s : known) {
             int before = s.drainedSoFar();
             trips |= s.drain(this);
-            drained += (s.drainedSoFar() - before) & 0xFFFF;
+            int n = (s.drainedSoFar() - before) & 0xFFFF;
+            drained += n;
+            others |= n != 0 && s != mine;
         }
         lastDrained = drained;
+        othersRecorded = others;
         return trips;
     }
 
     /** Entries the last {@link #drainAll} applied (holder only). */
     private int lastDrained;
+
+    /**
+     * Whether the last {@link #drainAll} of a recorder found outcomes in a stripe other than its
+     * own: other threads record, and the stripes may take {@link #contendedLagLocked()} bad
+     * outcomes beyond their shares (holder only; a reader's drain clears it).
+     */
+    private boolean othersRecorded;
 
     private void refreshKnown() {
         stripesChanged = false;
@@ -852,7 +857,7 @@ public abstract class CombiningWindow implements Window {
      * has nothing to publish.
      */
     private void publish() {
-        if (stripesChanged || buffering || lastGate != NO_BUFFERING || plainSuccessNeedsNoLock() != declaredHealthy) {
+        if (stripesChanged || buffering || gate != NO_BUFFERING || plainSuccessNeedsNoLock() != declaredHealthy) {
             publishChanges();
         }
     }
@@ -878,13 +883,15 @@ public abstract class CombiningWindow implements Window {
             int safe = safeBadOutcomesLocked();
             int count = Math.max(1, known.length);
             share = safe < 0 ? -1 : count == 1 ? safe : safe / count;
+            if (share >= 0 && othersRecorded) {
+                share = Math.max(share, Math.min(BUFFER, contendedLagLocked()));
+            }
             g = ((long) (int) stampLocked() << 32) | (share & 0xFFFF_FFFFL);
         } else {
             g = NO_BUFFERING;
         }
         boolean ended = false;
-        if (g != lastGate) {
-            lastGate = g;
+        if (g != gate) { // only changes are written: every offer reads this line
             gate = g;
             ended = !buffering && everBuffered;
         }

@@ -74,6 +74,8 @@ class CombiningWindowTests {
         volatile IntConsumer onApply = outcome -> {};
         /** Runs under the lock at every {@link #plainSuccessNeedsNoLock}, that is, in each batch's publication. */
         volatile Runnable onHealthCheck = () -> {};
+        /** What {@link #contendedLagLocked} answers: 0, every outcome decided at the margin, unless a test says. */
+        volatile int lag;
 
         /** The runs of successes applied at once, in a window made with runs: their lengths, in order. */
         final List<Integer> runs = Collections.synchronizedList(new ArrayList<>());
@@ -124,6 +126,11 @@ class CombiningWindowTests {
         @Override
         protected long stampLocked() {
             return stamp;
+        }
+
+        @Override
+        protected int contendedLagLocked() {
+            return lag;
         }
 
         @Override
