@@ -469,7 +469,7 @@ class RacePointTests {
     }
 
     private static int flags(CombiningWindow w) throws ReflectiveOperationException {
-        java.lang.reflect.Field f = CombiningWindow.class.getDeclaredField("flags");
+        java.lang.reflect.Field f = CombiningWindowFields.class.getDeclaredField("flags");
         f.setAccessible(true);
         return f.getInt(w);
     }

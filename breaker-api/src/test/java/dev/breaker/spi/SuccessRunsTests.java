@@ -127,7 +127,7 @@ class SuccessRunsTests {
         assertEquals(2, w.log.size(), "the success waits as a run");
         w.failures = 1; // the condition now holds after any outcome applied
         w.counts(); // the reader's drain applies the run, with nobody to tell
-        java.lang.reflect.Field flags = CombiningWindow.class.getDeclaredField("flags");
+        java.lang.reflect.Field flags = CombiningWindowFields.class.getDeclaredField("flags");
         flags.setAccessible(true);
         assertEquals(2, flags.getInt(w) & 2, "the pending-trip bit: the run's trip is reported by the next offer");
         assertTrue(w.record(false, false));
