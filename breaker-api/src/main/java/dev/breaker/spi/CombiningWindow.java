@@ -69,15 +69,20 @@ import java.lang.invoke.VarHandle;
  *
  * <p><b>Lag while others record.</b> Near its threshold a window's margin is a few bad outcomes,
  * shared among the stripes, and a hold every two or three of them made a mostly failing mix
- * slower than a plain lock. So a subclass may name a lag ({@link #contendedLagLocked}): after a
- * drain that found outcomes in a stripe other than the holder's own (another thread records), the
- * holder sets every stripe's budget to at least that many. Decisions may then come that many bad
- * outcomes per stripe late, within the bound below, as SPEC rule 8 allows under concurrent
- * recording; a reader's drain grants nothing, and a thread that records alone holds the lock at
- * every bad outcome beyond its share, so its drains find only its own stripe and grant nothing
- * either. One case is left: a thread that goes on alone right after others stopped may spend the
- * lag the last contended hold granted its stripe before its own next hold, so its decisions
- * are exact again from then on (tested in {@code ContendedLagTests}).
+ * slower than a plain lock. So a subclass may name a lag ({@link #contendedLagLocked}): a
+ * recorder that finds another recorder holding the lock (their calls overlap) raises the
+ * {@code collided} flag, and the next holder to publish budgets clears it and, in that batch and
+ * the next seven ({@link #LAG_BATCHES}), gives every stripe a budget of at least that many, less
+ * what the stripe has pending. Decisions may then
+ * come that many bad outcomes per stripe late, as SPEC rule 8 allows under concurrent recording,
+ * within the bound below; such a deciding outcome waits in its stripe with no urgent bit, so its
+ * trip is reported by the drain that applies it (the next hold, or a reader's drain and then the
+ * next offer), and if calls stop meanwhile the breaker stays closed until then. Threads that
+ * only take turns never find the lock held by another recorder, nor does a recorder beside a
+ * reader of the counts, so they are decided at the margin as before. One case is left: a thread
+ * that goes on alone right after others stopped may spend the lag that the last collision granted,
+ * until those batches are spent (at most {@link #LAG_BATCHES} holds of its own, each decision
+ * late by at most the lag); from then on it is exact again (tested in {@code ContendedLagTests}).
  *
  * <p><b>Waiting for a holder's budgets.</b> An outcome that its stripe refused (no budget left,
  * or no room) while another recorder holds the lock spins a little for that holder, which
@@ -292,15 +297,15 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
     protected abstract int safeBadOutcomesLocked();
 
     /**
-     * How many bad outcomes each stripe may buffer beyond its share of the margin while other
-     * threads record too: the lag SPEC rule 8 allows under concurrent recording, spent to hold
+     * How many bad outcomes each stripe may buffer beyond its share of the margin after recorders
+     * were seen colliding: the lag SPEC rule 8 allows under concurrent recording, spent to hold
      * the lock less often when the margin is small (a rate near its threshold). The holder grants
-     * it, as a stripe's budget of at least this many, only after a drain that found outcomes in a
-     * stripe other than its own; a reader's drain never does. Its decisions may then come later
-     * by up to this many bad outcomes per stripe (never past {@link #BUFFER}); none is invented,
-     * since the holder still applies every outcome in an order that keeps each thread's own and
-     * decides after each. 0 (the default) decides every outcome at the margin. Called by the
-     * holder at every batch while buffering.
+     * it for {@link #LAG_BATCHES} batches from each collision seen, as a share of at least this many;
+     * decisions may then come later by up to this many bad outcomes per stripe (never past
+     * {@link #BUFFER}). None is invented: the holder still applies every outcome in an order that
+     * keeps each thread's own, and decides after each. 0 (the default) decides every outcome at
+     * the margin. Called by the holder right after {@link #safeBadOutcomesLocked()} in the same
+     * batch, only when a collision was seen and the margin is not negative.
      *
      * @return the allowance, 0 to {@link #BUFFER} (more is taken as {@link #BUFFER})
      */
@@ -476,6 +481,7 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
                 if ((int) LOCK.getOpaque(this) != WRITER) {
                     return decide(entry, outcome != 0);
                 }
+                noteCollision(); // another recorder holds the lock: calls overlap
                 // another recorder holds the lock and drains it before it leaves (or, should its
                 // unfenced check miss the bit, the next offer does: see release): this outcome
                 // goes the usual way (buffered if it may be), not through the urgent path, whose
@@ -521,7 +527,6 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
             if (drainAll()) {
                 FLAGS.getAndBitwiseOr(this, TRIP_PENDING);
             }
-            othersRecorded = false; // a reader records nothing: the budgets it publishes are the margin's
             before.run();
             publish();
             c = countsLocked();
@@ -533,12 +538,22 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
 
     // ---------------------------------------------------------------- the lock path
 
+    /** Notes that this thread found another recorder holding the lock (read first: the line is every offer's). */
+    private void noteCollision() {
+        if (!collided) {
+            collided = true;
+        }
+    }
+
     private boolean decide(long entry, boolean bad) {
         if (tryLock()) {
             return holdAndApply(entry);
         }
         if ((int) LOCK.getOpaque(this) == READER && waitForReader()) {
             return holdAndApply(entry); // a reader's hold is short: a lone recorder stays exact
+        }
+        if ((int) LOCK.getOpaque(this) == WRITER) {
+            noteCollision(); // another recorder holds the lock: calls overlap
         }
         if (buffering) {
             if (awaitedTheHolder(entry, bad)) {
@@ -761,9 +776,6 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
                 if (drainAll()) {
                     FLAGS.getAndBitwiseOr(this, TRIP_PENDING); // nobody to tell now: the next offer reports it
                 }
-                if (role != WRITER) {
-                    othersRecorded = false;
-                }
                 publish();
             } catch (RuntimeException | Error e) {
                 LOCK.setRelease(this, 0);
@@ -782,17 +794,12 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
         }
         boolean trips = false;
         int drained = 0;
-        boolean others = false;
-        Stripe mine = stripeAt(index());
         for (Stripe s : known) {
             int before = s.drainedSoFar();
             trips |= s.drain(this);
-            int n = (s.drainedSoFar() - before) & 0xFFFF;
-            drained += n;
-            others |= n != 0 && s != mine;
+            drained += (s.drainedSoFar() - before) & 0xFFFF;
         }
         lastDrained = drained;
-        othersRecorded = others;
         return trips;
     }
 
@@ -800,11 +807,15 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
     private int lastDrained;
 
     /**
-     * Whether the last {@link #drainAll} of a recorder found outcomes in a stripe other than its
-     * own: other threads record, and the stripes may take {@link #contendedLagLocked()} bad
-     * outcomes beyond their shares (holder only; a reader's drain clears it).
+     * Batches whose budgets a collision lets take the lag, counted from the one that sees it:
+     * under steady contention recorders collide every few batches, and a grant that lasted one
+     * batch (or two) came and went with them (2 threads, 40% failures, rings of 50 and 100: 50 and
+     * 50 ns a call with 2, 46 and 47 with 8, no better with 32).
      */
-    private boolean othersRecorded;
+    static final int LAG_BATCHES = 8;
+
+    /** Batches left that grant the lag, since the last collision seen (holder only). */
+    private int lagBatches;
 
     private void refreshKnown() {
         stripesChanged = false;
@@ -883,8 +894,15 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
             int safe = safeBadOutcomesLocked();
             int count = Math.max(1, known.length);
             share = safe < 0 ? -1 : count == 1 ? safe : safe / count;
-            if (share >= 0 && othersRecorded) {
-                share = Math.max(share, Math.min(BUFFER, contendedLagLocked()));
+            if (collided) {
+                collided = false; // consumed: later batches grant a lag only if recorders collide again
+                lagBatches = LAG_BATCHES;
+            }
+            if (lagBatches > 0) {
+                lagBatches--;
+                if (share >= 0) {
+                    share = Math.max(share, Math.min(BUFFER, contendedLagLocked()));
+                }
             }
             g = ((long) (int) stampLocked() << 32) | (share & 0xFFFF_FFFFL);
         } else {

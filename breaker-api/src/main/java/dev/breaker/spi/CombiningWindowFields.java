@@ -38,6 +38,13 @@ abstract class CombiningWindowFields implements Window {
     volatile boolean buffering;
 
     /**
+     * Set by a recorder that found another recorder holding the lock (their calls overlapped),
+     * cleared by the holder that grants the window's lag for it: evidence of concurrent
+     * recording, which threads that only take turns never give.
+     */
+    volatile boolean collided;
+
+    /**
      * The breaker's totals this window counts into, or null (a window used alone). Set under the
      * lock before the breaker publishes the window, so every thread that records into it sees it.
      */

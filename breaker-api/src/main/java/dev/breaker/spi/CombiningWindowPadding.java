@@ -17,7 +17,6 @@ package dev.breaker.spi;
 @SuppressWarnings("unused") // padding: never read
 abstract class CombiningWindowPadding extends CombiningWindowFields {
     private boolean gap0;
-    private boolean gap1;
     private int gap2;
     private long pad0;
     private long pad1;

@@ -9,16 +9,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.breaker.spi.CombiningWindowTests.Pausing;
 import java.util.Collections;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The lag a {@link CombiningWindow} grants while other threads record
- * ({@link CombiningWindow#contendedLagLocked()}): only after a recorder's drain found another
- * stripe's outcomes, never after a reader's or the holder's own, and a thread that goes on alone
- * is exact again from its own next hold. Each test's window trips at N failures in all; the
- * helper threads share one stripe ("theirs"), the test's thread has another.
+ * The lag a {@link CombiningWindow} grants after recorders collide
+ * ({@link CombiningWindow#contendedLagLocked()}): once per collision (a recorder that found another
+ * holding the lock), never for threads that only take turns or for a recorder beside a reader of
+ * the counts, and a thread that goes on alone is exact again from its own next hold. Each test's
+ * window trips at N failures in all; the helper threads share one stripe ("theirs"), the test's
+ * thread has another.
  */
 class ContendedLagTests {
 
@@ -26,97 +29,135 @@ class ContendedLagTests {
     private final ExecutorService other = onStripe("other", i -> i != mine);
     private final int theirs = get(other.submit(CombiningWindow::index));
     private final ExecutorService holder = onStripe("holder", i -> i == theirs);
+    private final ExecutorService reader = onStripe("reader", i -> i == theirs);
 
     @AfterEach
     void stop() {
         other.shutdownNow();
         holder.shutdownNow();
+        reader.shutdownNow();
     }
 
     private boolean fromTheOtherThread(Pausing w, boolean failure) {
         return get(other.submit(() -> w.record(failure, false)));
     }
 
+    /**
+     * A collision grants the lag to {@link CombiningWindow#LAG_BATCHES} batches;
+     * {@link CombiningWindowTests#collide}'s drain was the first. This thread reads the counts
+     * until they are spent, then once more, a batch with no collision behind it: its stripe is
+     * made (the first read), and the budgets are the exact shares again.
+     */
+    private static void spendTheGrant(Pausing w) {
+        for (int i = 0; i < CombiningWindow.LAG_BATCHES; i++) {
+            w.counts();
+        }
+    }
+
     private static int failures(Pausing w) {
         return Collections.frequency(w.log, "F");
     }
 
-    /** Buffering on, one success of the other thread pending, then this thread's failure drains it. */
-    private void thisThreadDrainsTheOtherThreadsSuccess(Pausing w) {
-        collide(w, holder, other);
-        assertFalse(fromTheOtherThread(w, false)); // buffered in their stripe
-        assertFalse(w.record(true, false)); // no stripe of its own yet: takes the lock, drains theirs
-        assertEquals(1, failures(w));
-    }
-
     @Test
-    void aDrainThatFoundAnotherThreadsOutcomesLetsEachStripeBufferTheLagBeyondItsShare() {
-        Pausing w = new Pausing(4); // a margin of 3 less the failures: 2 after this thread's, 1 a stripe
+    void aCollisionLetsTheStripesBufferTheLagBeyondTheirShare() {
+        Pausing w = new Pausing(4); // a margin of 3, one stripe
         w.lag = 5;
-        thisThreadDrainsTheOtherThreadsSuccess(w);
-        int applied = w.log.size();
+        collide(w, holder, other); // the other thread found the holder in the lock: the holder's publish grants 5
         for (int i = 0; i < 5; i++) {
             assertFalse(fromTheOtherThread(w, true), "within the lag: buffered, decided later");
         }
-        assertEquals(applied, w.log.size(), "five failures wait, beyond the share of one");
+        assertEquals(0, failures(w), "five failures wait, beyond the margin of 3");
         assertTrue(fromTheOtherThread(w, true), "the sixth takes the lock: the drain finds the trip");
-        assertEquals(7, failures(w));
+        assertEquals(6, failures(w));
     }
 
     @Test
-    void withoutALagTheSameStripeTakesOnlyItsShare() {
+    void withoutALagACollisionChangesNoBudget() {
         Pausing w = new Pausing(4);
-        thisThreadDrainsTheOtherThreadsSuccess(w);
-        int applied = w.log.size();
-        assertFalse(fromTheOtherThread(w, true));
-        assertEquals(applied, w.log.size(), "the share of one waits");
-        assertFalse(fromTheOtherThread(w, true), "the second is decided at once: three failures, no trip");
-        assertEquals(3, failures(w));
-        assertTrue(fromTheOtherThread(w, true), "the fourth failure trips where it lands");
-    }
-
-    @Test
-    void aDrainThatFoundOnlyTheHoldersOwnStripeGrantsNoLag() {
-        Pausing w = new Pausing(4);
-        w.lag = 5;
-        collide(w, holder, other); // the holder's drain found only its own stripe, which the other thread shares
+        collide(w, holder, other);
         for (int i = 0; i < 3; i++) {
             assertFalse(fromTheOtherThread(w, true));
         }
-        assertEquals(0, failures(w), "the margin of 3 waits, one stripe");
-        assertTrue(fromTheOtherThread(w, true), "the fourth is decided at once, exactly where it trips");
+        assertEquals(0, failures(w), "the margin of 3 waits");
+        assertTrue(fromTheOtherThread(w, true), "the fourth is decided at once, where it trips");
         assertEquals(4, failures(w));
     }
 
     @Test
-    void aReadersDrainGrantsNoLag() {
+    void threadsThatTakeTurnsAreDecidedAtTheMarginThoughTheirOutcomesWaitInEachOthersStripes() {
         Pausing w = new Pausing(4);
         w.lag = 5;
         collide(w, holder, other);
-        assertFalse(fromTheOtherThread(w, false));
-        w.counts(); // this thread reads: its drain finds the other stripe's success, and grants nothing
-        assertFalse(fromTheOtherThread(w, true), "the share: 3 over two stripes, 1 each");
-        assertEquals(0, failures(w));
-        assertFalse(fromTheOtherThread(w, true), "decided at once");
-        assertEquals(2, failures(w));
+        spendTheGrant(w); // this thread's stripe is made, and the margin of 3 is shared by two stripes: 1 each
+        assertFalse(fromTheOtherThread(w, true), "their share");
+        assertFalse(w.record(true, false), "this thread's share");
+        assertFalse(fromTheOtherThread(w, true), "beyond: a hold that drains this thread's stripe too");
+        assertEquals(3, failures(w));
+        assertTrue(w.record(true, false), "no lag for turns: the fourth failure trips where it lands");
+        assertEquals(4, failures(w));
     }
 
     @Test
-    void aThreadThatGoesOnAloneIsExactAgainFromItsOwnNextHold() {
-        Pausing w = new Pausing(10);
+    void aRecorderThatWaitsForAReadersHoldHasNotCollided() throws Exception {
+        Pausing w = new Pausing(4);
         w.lag = 5;
-        thisThreadDrainsTheOtherThreadsSuccess(w); // grants: 8 left, 4 a stripe, 5 with the lag
-        for (int i = 0; i < 5; i++) {
-            assertFalse(w.record(true, false), "the lag its stripe was granted");
+        collide(w, holder, other);
+        spendTheGrant(w); // shares of 1 from now on
+        Thread otherThread = get(other.submit(Thread::currentThread));
+        CountDownLatch leave = new CountDownLatch(1);
+        Future<WindowCounts> read = w.holdTheReadLock(reader, leave);
+        assertFalse(fromTheOtherThread(w, true), "their share: buffered");
+        Future<Boolean> beyond = other.submit(() -> w.record(true, false)); // beyond it: waits for the reader
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (otherThread.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+            Thread.onSpinWait(); // until it parks, waiting for the reader's hold to end
         }
-        assertEquals(1, failures(w), "the five wait");
-        assertFalse(w.record(true, false), "beyond it: its own hold, which finds only its own stripe");
-        assertEquals(7, failures(w));
-        assertFalse(w.record(true, false), "the share again: 2 left over two stripes, 1 each");
-        assertEquals(7, failures(w));
-        assertFalse(w.record(true, false), "decided at once: nine");
-        assertEquals(9, failures(w));
-        assertTrue(w.record(true, false), "the tenth trips where it lands: exact again");
-        assertEquals(10, failures(w));
+        assertEquals(Thread.State.TIMED_WAITING, otherThread.getState(), "waits for the reader");
+        leave.countDown();
+        get(read);
+        assertFalse(get(beyond));
+        assertEquals(2, failures(w));
+        assertFalse(w.record(true, false), "a margin of 1 left over two stripes: no share, decided at once");
+        assertEquals(3, failures(w));
+        assertTrue(fromTheOtherThread(w, true), "no lag was granted: the fourth trips where it lands");
+    }
+
+    /** A hold of the other thread's: a success at a stamp no gate has takes the lock. */
+    private void holdFromTheOtherThread(Pausing w) {
+        assertFalse(get(other.submit(() -> w.offerAt(0, CombiningWindowTests.HOLD))));
+    }
+
+    @Test
+    void aThreadThatGoesOnAloneIsExactAgainOnceTheCollisionsBatchesAreSpent() {
+        Pausing w = new Pausing(4); // a margin of 3, one stripe
+        w.lag = 5;
+        collide(w, holder, other); // the first batch of the grant
+        for (int i = 1; i < CombiningWindow.LAG_BATCHES; i++) {
+            holdFromTheOtherThread(w); // alone: its holds spend the rest, each granting 5 again
+        }
+        holdFromTheOtherThread(w); // no collision since: the exact share of 3
+        for (int i = 0; i < 3; i++) {
+            assertFalse(fromTheOtherThread(w, true));
+        }
+        assertEquals(0, failures(w), "the margin of 3 waits, not the lag of 5");
+        assertTrue(fromTheOtherThread(w, true), "the fourth is decided at once, where it trips: exact again");
+        assertEquals(4, failures(w));
+    }
+
+    @Test
+    void untilThenItsHoldsStillGrantTheLag() {
+        Pausing w = new Pausing(4);
+        w.lag = 5;
+        collide(w, holder, other);
+        for (int i = 2; i < CombiningWindow.LAG_BATCHES; i++) {
+            holdFromTheOtherThread(w);
+        }
+        holdFromTheOtherThread(w); // the last batch of the grant
+        for (int i = 0; i < 5; i++) {
+            assertFalse(fromTheOtherThread(w, true));
+        }
+        assertEquals(0, failures(w), "the lag of 5 waits");
+        assertTrue(fromTheOtherThread(w, true), "decided late: the sixth");
+        assertEquals(6, failures(w));
     }
 }

@@ -57,6 +57,29 @@ class RingWindowTests {
     }
 
     /**
+     * The lag a ring grants after recorders collide is none while a run of failures is what binds
+     * (a dependency that is down trips on its streak as one thread alone would), and
+     * {@value RingWindow#CONTENDED_LAG} while the rates bind. Asked as the holder asks, on one
+     * thread: the margin first, then the lag.
+     */
+    @Test
+    void noLagWhileARunOfFailuresIsNearerItsLimitThanTheRatesAreToTheirs() {
+        RingWindow streak = (RingWindow)
+                RingWindow.factory(100, new RateThresholds(0.5, 1.0, 100), 3).create(() -> 0);
+        streak.record(true, false);
+        assertEquals(1, streak.safeBadOutcomesLocked(), "a run of 1 of 3: one more failure is safe");
+        assertEquals(0, streak.contendedLagLocked());
+        streak.record(false, false); // the run ends, and a run of 3 is still nearer than 50 failures
+        assertEquals(2, streak.safeBadOutcomesLocked());
+        assertEquals(0, streak.contendedLagLocked());
+        RingWindow rates = (RingWindow)
+                RingWindow.factory(100, new RateThresholds(0.5, 1.0, 100), 60).create(() -> 0);
+        rates.record(true, false);
+        assertEquals(48, rates.safeBadOutcomesLocked(), "49 more failures trip the rate, 59 the run");
+        assertEquals(RingWindow.CONTENDED_LAG, rates.contendedLagLocked());
+    }
+
+    /**
      * The window keeps its bad outcomes only: plain successes, however many, are positions, not
      * entries, so the queue stays as small as the bad outcomes in the window (the memory goal of
      * issue 10 rests on it).
