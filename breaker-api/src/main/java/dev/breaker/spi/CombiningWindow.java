@@ -305,7 +305,7 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
      * {@link #BUFFER}). None is invented: the holder still applies every outcome in an order that
      * keeps each thread's own, and decides after each. 0 (the default) decides every outcome at
      * the margin. Called by the holder right after {@link #safeBadOutcomesLocked()} in the same
-     * batch, only when a collision was seen and the margin is not negative.
+     * batch, in the {@link #LAG_BATCHES} batches from a collision, while the margin is not negative.
      *
      * @return the allowance, 0 to {@link #BUFFER} (more is taken as {@link #BUFFER})
      */
@@ -549,8 +549,13 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
         if (tryLock()) {
             return holdAndApply(entry);
         }
-        if ((int) LOCK.getOpaque(this) == READER && waitForReader()) {
+        int held = (int) LOCK.getOpaque(this);
+        if (held == READER && waitForReader()) {
             return holdAndApply(entry); // a reader's hold is short: a lone recorder stays exact
+        }
+        if (held == 0 && tryLock()) {
+            return holdAndApply(
+                    entry); // a hold ended meanwhile: no collision, as a lone recorder beside a reader finds
         }
         if ((int) LOCK.getOpaque(this) == WRITER) {
             noteCollision(); // another recorder holds the lock: calls overlap
@@ -891,22 +896,14 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
         int share = -1; // no buffering: every outcome takes the lock
         if (buffering) {
             everBuffered = true;
-            int safe = safeBadOutcomesLocked();
-            int count = Math.max(1, known.length);
-            share = safe < 0 ? -1 : count == 1 ? safe : safe / count;
-            if (collided) {
-                collided = false; // consumed: later batches grant a lag only if recorders collide again
-                lagBatches = LAG_BATCHES;
-            }
-            if (lagBatches > 0) {
-                lagBatches--;
-                if (share >= 0) {
-                    share = Math.max(share, Math.min(BUFFER, contendedLagLocked()));
-                }
-            }
+            share = shareLocked();
             g = ((long) (int) stampLocked() << 32) | (share & 0xFFFF_FFFFL);
         } else {
             g = NO_BUFFERING;
+            lagBatches = 0; // one thread at a time again: a collision noted before grants nothing later
+            if (collided) {
+                collided = false;
+            }
         }
         boolean ended = false;
         if (g != gate) { // only changes are written: every offer reads this line
@@ -939,6 +936,28 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
                 openAll(); // after the flag is down: no bad outcome is pending while the flag is up
             }
         }
+    }
+
+    /**
+     * Each stripe's share of the margin, at least the subclass's lag in the {@link #LAG_BATCHES}
+     * batches from a collision (none where the margin is negative: even a success could trip);
+     * holder only, while buffering.
+     */
+    private int shareLocked() {
+        int safe = safeBadOutcomesLocked();
+        int count = Math.max(1, known.length);
+        int share = safe < 0 ? -1 : count == 1 ? safe : safe / count;
+        if (collided) {
+            collided = false; // consumed: later batches grant a lag only if recorders collide again
+            lagBatches = LAG_BATCHES;
+        }
+        if (lagBatches > 0) {
+            lagBatches--;
+            if (share >= 0) {
+                share = Math.max(share, Math.min(BUFFER, contendedLagLocked()));
+            }
+        }
+        return share;
     }
 
     /**

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * The lag a {@link CombiningWindow} grants after recorders collide
  * ({@link CombiningWindow#contendedLagLocked()}): once per collision (a recorder that found another
  * holding the lock), never for threads that only take turns or for a recorder beside a reader of
- * the counts, and a thread that goes on alone is exact again from its own next hold. Each test's
+ * the counts, and a thread that goes on alone is exact again once the grant's batches are spent. Each test's
  * window trips at N failures in all; the helper threads share one stripe ("theirs"), the test's
  * thread has another.
  */
@@ -69,6 +69,26 @@ class ContendedLagTests {
         assertEquals(0, failures(w), "five failures wait, beyond the margin of 3");
         assertTrue(fromTheOtherThread(w, true), "the sixth takes the lock: the drain finds the trip");
         assertEquals(6, failures(w));
+        assertTrue(fromTheOtherThread(w, true), "a negative margin takes no lag: decided at once");
+        assertEquals(7, failures(w));
+    }
+
+    @Test
+    void theBatchThatEndsBufferingDropsAnyGrantLeft() throws Exception {
+        Pausing w = new Pausing(4);
+        w.lag = 5;
+        collide(w, holder, other);
+        CombiningWindowTests.toTheLastBufferingHold(w);
+        java.lang.reflect.Field collided = CombiningWindowFields.class.getDeclaredField("collided");
+        java.lang.reflect.Field batches = CombiningWindow.class.getDeclaredField("lagBatches");
+        collided.setAccessible(true);
+        batches.setAccessible(true);
+        collided.setBoolean(w, true); // a collision noted in the last quiet hold, too late to matter
+        batches.setInt(w, 3);
+        w.counts(); // the last quiet hold: buffering ends
+        assertFalse(w.isBuffering());
+        assertFalse(collided.getBoolean(w), "one thread at a time again: nothing left to grant");
+        assertEquals(0, batches.getInt(w));
     }
 
     @Test

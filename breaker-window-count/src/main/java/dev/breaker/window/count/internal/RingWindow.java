@@ -36,9 +36,11 @@ import dev.breaker.spi.WindowFactory;
  * outcome. Under concurrent recording a decision may come later, by at most
  * {@link CombiningWindow#BUFFER} bad outcomes and {@link CombiningWindow#RUN_BUFFER} plain
  * successes of a stripe. After recorders collide (one finds another holding the lock), each
- * stripe takes up to {@value #CONTENDED_LAG} bad outcomes beyond its share of the margin, the usual case of that lag, unless a run of failures is what binds (see
- * {@link #contendedLagLocked()}); threads that take turns are exact, and a thread that goes on
- * alone right after a collision is exact again from its own next hold. No outcome is lost and the counts at rest
+ * stripe's budget is at least {@value #CONTENDED_LAG} bad outcomes (its share of the margin, if
+ * larger) for a few batches, the usual case of that lag, unless a run of failures is what binds
+ * (see {@link #contendedLagLocked()}); threads that take turns are exact, and a thread that goes
+ * on alone right after a collision is exact again once that grant's batches are spent
+ * ({@link CombiningWindow}'s class comment). No outcome is lost and the counts at rest
  * are exact: the last {@code size} outcomes in an order that keeps each thread's own, as the TCK
  * reads SPEC rule 8 (outcomes pending in one stripe may be applied after later ones of another
  * thread; not necessarily real time's order).
@@ -102,8 +104,8 @@ public final class RingWindow extends CombiningWindow {
     private boolean streakBinds;
 
     /**
-     * Bad outcomes each stripe may buffer beyond its share of the margin after recorders collide
-     * ({@link CombiningWindow#contendedLagLocked()}). Near the threshold the margin is a few
+     * The budget of bad outcomes each stripe has at least, whatever its share of the margin,
+     * after recorders collide ({@link CombiningWindow#contendedLagLocked()}). Near the threshold the margin is a few
      * outcomes, and a hold every few bad outcomes cost more than a lock: 2 threads, 40% failures at
      * 50%, a ring of 50 or 100, took 135 and 88 ns a call with none and about 45 with this, against
      * 55 and 57 for Resilience4j in the same runs (8 and 32 measured worse or no better).
@@ -270,7 +272,7 @@ public final class RingWindow extends CombiningWindow {
         }
         int runNow = lastFailure == n ? run : 0; // a success since the latest failure ended its run
         int streakSafe = streakLimit > 0 ? streakLimit - 1 - runNow : Integer.MAX_VALUE;
-        streakBinds = streakSafe < safe;
+        streakBinds = streakSafe <= safe; // a tie too: the run may trip first
         return Math.min(safe, streakSafe);
     }
 

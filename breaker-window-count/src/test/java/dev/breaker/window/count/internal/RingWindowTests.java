@@ -63,7 +63,7 @@ class RingWindowTests {
      * thread: the margin first, then the lag.
      */
     @Test
-    void noLagWhileARunOfFailuresIsNearerItsLimitThanTheRatesAreToTheirs() {
+    void noLagWhileARunOfFailuresIsAsNearItsLimitAsTheRatesAreToTheirsOrNearer() {
         RingWindow streak = (RingWindow)
                 RingWindow.factory(100, new RateThresholds(0.5, 1.0, 100), 3).create(() -> 0);
         streak.record(true, false);
@@ -72,6 +72,11 @@ class RingWindowTests {
         streak.record(false, false); // the run ends, and a run of 3 is still nearer than 50 failures
         assertEquals(2, streak.safeBadOutcomesLocked());
         assertEquals(0, streak.contendedLagLocked());
+        RingWindow tie = (RingWindow)
+                RingWindow.factory(100, new RateThresholds(0.5, 1.0, 100), 50).create(() -> 0);
+        tie.record(true, false);
+        assertEquals(48, tie.safeBadOutcomesLocked(), "49 more failures trip the rate, and 49 the run");
+        assertEquals(0, tie.contendedLagLocked(), "a tie: the run may trip first");
         RingWindow rates = (RingWindow)
                 RingWindow.factory(100, new RateThresholds(0.5, 1.0, 100), 60).create(() -> 0);
         rates.record(true, false);
