@@ -106,10 +106,13 @@ class RejectionSummaryRaceTests {
                 .eventExecutor(Runnable::run)
                 .build();
         AtomicBoolean done = new AtomicBoolean();
+        // the operator's rounds: callers go on until it has made some, so the two overlap however
+        // the threads are scheduled (a fresh-clone CI run saw callers finish before any isolation)
+        java.util.concurrent.atomic.AtomicInteger rounds = new java.util.concurrent.atomic.AtomicInteger();
         List<Thread> callers = new ArrayList<>();
         for (int t = 0; t < REJECTERS; t++) {
             callers.add(new Thread(() -> {
-                for (int i = 0; i < 100_000; i++) {
+                for (int i = 0; i < 100_000 || rounds.get() < 300; i++) {
                     Permit p = b.tryAcquire();
                     if (p.granted()) {
                         p.onSuccess(0);
@@ -124,6 +127,7 @@ class RejectionSummaryRaceTests {
                     case 1 -> b.isolate();
                     default -> b.reset();
                 }
+                rounds.incrementAndGet();
                 Thread.onSpinWait();
             }
         });
