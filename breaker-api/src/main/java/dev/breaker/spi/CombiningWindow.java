@@ -73,8 +73,8 @@ import java.lang.invoke.VarHandle;
  * recorder that finds another recorder holding the lock (their calls overlap) raises the
  * {@code collided} flag, and the next holder to publish budgets clears it and, in that batch and
  * the next seven ({@link #LAG_BATCHES}), gives every stripe a budget of at least that many, less
- * what the stripe has pending. Decisions may then
- * come that many bad outcomes per stripe late, as SPEC rule 8 allows under concurrent recording,
+ * what the stripe has pending. Decisions may then come that many bad outcomes per stripe late,
+ * as SPEC rule 8 allows under concurrent recording,
  * within the bound below; such a deciding outcome waits in its stripe with no urgent bit, so its
  * trip is reported by the drain that applies it (the next hold, or a reader's drain and then the
  * next offer), and if calls stop meanwhile the breaker stays closed until then. Threads that
@@ -554,8 +554,8 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
             return holdAndApply(entry); // a reader's hold is short: a lone recorder stays exact
         }
         if (held == 0 && tryLock()) {
-            return holdAndApply(
-                    entry); // a hold ended meanwhile: no collision, as a lone recorder beside a reader finds
+            // a hold ended meanwhile: no collision (a lone recorder beside a reader meets this)
+            return holdAndApply(entry);
         }
         if ((int) LOCK.getOpaque(this) == WRITER) {
             noteCollision(); // another recorder holds the lock: calls overlap

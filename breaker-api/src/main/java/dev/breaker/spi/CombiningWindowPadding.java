@@ -17,7 +17,7 @@ package dev.breaker.spi;
 @SuppressWarnings("unused") // padding: never read
 abstract class CombiningWindowPadding extends CombiningWindowFields {
     private boolean gap0;
-    private int gap2;
+    private int gap1;
     private long pad0;
     private long pad1;
     private long pad2;

@@ -189,17 +189,34 @@ class CombiningWindowTests {
         }
     }
 
-    private final int mine = CombiningWindow.index();
-    private final ExecutorService other = onStripe("other", i -> i != mine);
-    private final int theirs = get(other.submit(CombiningWindow::index));
-    private final ExecutorService holder = onStripe("holder", i -> i == theirs);
-    private final ExecutorService reader = onStripe("reader", i -> i == theirs);
+    /**
+     * The helper threads of a test: "other" on a stripe that is not the test thread's ("mine"),
+     * "holder" and "reader" on other's ("theirs"). Made for each test, stopped after it.
+     */
+    static final class Threads {
+        final int mine = CombiningWindow.index();
+        final ExecutorService other = onStripe("other", i -> i != mine);
+        final int theirs = get(other.submit(CombiningWindow::index));
+        final ExecutorService holder = onStripe("holder", i -> i == theirs);
+        final ExecutorService reader = onStripe("reader", i -> i == theirs);
+
+        void stop() {
+            other.shutdownNow();
+            holder.shutdownNow();
+            reader.shutdownNow();
+        }
+    }
+
+    private final Threads threads = new Threads();
+    private final int mine = threads.mine;
+    private final int theirs = threads.theirs;
+    private final ExecutorService other = threads.other;
+    private final ExecutorService holder = threads.holder;
+    private final ExecutorService reader = threads.reader;
 
     @AfterEach
     void stop() {
-        other.shutdownNow();
-        holder.shutdownNow();
-        reader.shutdownNow();
+        threads.stop();
     }
 
     /** Reads the counts until the next hold is the last one of the buffering mode (4,095 quiet holds). */

@@ -2,7 +2,6 @@ package dev.breaker.spi;
 
 import static dev.breaker.spi.CombiningWindowTests.collide;
 import static dev.breaker.spi.CombiningWindowTests.get;
-import static dev.breaker.spi.CombiningWindowTests.onStripe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.breaker.spi.CombiningWindowTests.Pausing;
 import java.util.Collections;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -25,21 +23,15 @@ import org.junit.jupiter.api.Test;
  */
 class ContendedLagTests {
 
-    private final int mine = CombiningWindow.index();
-    private final ExecutorService other = onStripe("other", i -> i != mine);
-    private final int theirs = get(other.submit(CombiningWindow::index));
-    private final ExecutorService holder = onStripe("holder", i -> i == theirs);
-    private final ExecutorService reader = onStripe("reader", i -> i == theirs);
+    private final CombiningWindowTests.Threads t = new CombiningWindowTests.Threads();
 
     @AfterEach
     void stop() {
-        other.shutdownNow();
-        holder.shutdownNow();
-        reader.shutdownNow();
+        t.stop();
     }
 
     private boolean fromTheOtherThread(Pausing w, boolean failure) {
-        return get(other.submit(() -> w.record(failure, false)));
+        return get(t.other.submit(() -> w.record(failure, false)));
     }
 
     /**
@@ -62,7 +54,7 @@ class ContendedLagTests {
     void aCollisionLetsTheStripesBufferTheLagBeyondTheirShare() {
         Pausing w = new Pausing(4); // a margin of 3, one stripe
         w.lag = 5;
-        collide(w, holder, other); // the other thread found the holder in the lock: the holder's publish grants 5
+        collide(w, t.holder, t.other); // the other thread found the holder in the lock: the holder's publish grants 5
         for (int i = 0; i < 5; i++) {
             assertFalse(fromTheOtherThread(w, true), "within the lag: buffered, decided later");
         }
@@ -77,7 +69,7 @@ class ContendedLagTests {
     void theBatchThatEndsBufferingDropsAnyGrantLeft() throws Exception {
         Pausing w = new Pausing(4);
         w.lag = 5;
-        collide(w, holder, other);
+        collide(w, t.holder, t.other);
         CombiningWindowTests.toTheLastBufferingHold(w);
         java.lang.reflect.Field collided = CombiningWindowFields.class.getDeclaredField("collided");
         java.lang.reflect.Field batches = CombiningWindow.class.getDeclaredField("lagBatches");
@@ -94,7 +86,7 @@ class ContendedLagTests {
     @Test
     void withoutALagACollisionChangesNoBudget() {
         Pausing w = new Pausing(4);
-        collide(w, holder, other);
+        collide(w, t.holder, t.other);
         for (int i = 0; i < 3; i++) {
             assertFalse(fromTheOtherThread(w, true));
         }
@@ -107,7 +99,7 @@ class ContendedLagTests {
     void threadsThatTakeTurnsAreDecidedAtTheMarginThoughTheirOutcomesWaitInEachOthersStripes() {
         Pausing w = new Pausing(4);
         w.lag = 5;
-        collide(w, holder, other);
+        collide(w, t.holder, t.other);
         spendTheGrant(w); // this thread's stripe is made, and the margin of 3 is shared by two stripes: 1 each
         assertFalse(fromTheOtherThread(w, true), "their share");
         assertFalse(w.record(true, false), "this thread's share");
@@ -121,13 +113,13 @@ class ContendedLagTests {
     void aRecorderThatWaitsForAReadersHoldHasNotCollided() throws Exception {
         Pausing w = new Pausing(4);
         w.lag = 5;
-        collide(w, holder, other);
+        collide(w, t.holder, t.other);
         spendTheGrant(w); // shares of 1 from now on
-        Thread otherThread = get(other.submit(Thread::currentThread));
+        Thread otherThread = get(t.other.submit(Thread::currentThread));
         CountDownLatch leave = new CountDownLatch(1);
-        Future<WindowCounts> read = w.holdTheReadLock(reader, leave);
+        Future<WindowCounts> read = w.holdTheReadLock(t.reader, leave);
         assertFalse(fromTheOtherThread(w, true), "their share: buffered");
-        Future<Boolean> beyond = other.submit(() -> w.record(true, false)); // beyond it: waits for the reader
+        Future<Boolean> beyond = t.other.submit(() -> w.record(true, false)); // beyond it: waits for the reader
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (otherThread.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
             Thread.onSpinWait(); // until it parks, waiting for the reader's hold to end
@@ -144,14 +136,14 @@ class ContendedLagTests {
 
     /** A hold of the other thread's: a success at a stamp no gate has takes the lock. */
     private void holdFromTheOtherThread(Pausing w) {
-        assertFalse(get(other.submit(() -> w.offerAt(0, CombiningWindowTests.HOLD))));
+        assertFalse(get(t.other.submit(() -> w.offerAt(0, CombiningWindowTests.HOLD))));
     }
 
     @Test
     void aThreadThatGoesOnAloneIsExactAgainOnceTheCollisionsBatchesAreSpent() {
         Pausing w = new Pausing(4); // a margin of 3, one stripe
         w.lag = 5;
-        collide(w, holder, other); // the first batch of the grant
+        collide(w, t.holder, t.other); // the first batch of the grant
         for (int i = 1; i < CombiningWindow.LAG_BATCHES; i++) {
             holdFromTheOtherThread(w); // alone: its holds spend the rest, each granting 5 again
         }
@@ -168,7 +160,7 @@ class ContendedLagTests {
     void untilThenItsHoldsStillGrantTheLag() {
         Pausing w = new Pausing(4);
         w.lag = 5;
-        collide(w, holder, other);
+        collide(w, t.holder, t.other);
         for (int i = 2; i < CombiningWindow.LAG_BATCHES; i++) {
             holdFromTheOtherThread(w);
         }
