@@ -41,17 +41,37 @@ import java.lang.invoke.VarHandle;
  * its minimum of calls, and does not hold the condition), a plain success is only counted, in a
  * striped count of the window's own ({@link #countedSuccesses}), which the subclass reads under
  * the lock: a count window learns from it how far the window has moved on. One uncontended
- * compare-and-set, in an object of its own, made when first needed (a time window never needs
- * it). Each such success is ordered at its count; one that a retired window's closed count
- * refuses is applied under the lock as usual, since the window may still decide until the
- * breaker's move to another lands. That is right only while no bad outcome is pending, or a thread's success could be
- * ordered before its own earlier failure. So before raising the flag that allows it, the holder
- * closes every stripe to bad outcomes (a bit in the stripe's tail, set by compare-and-set only
- * while none is pending); a bad outcome then goes through the lock, and the holder lowers the
- * flag before it opens the stripes again. (Clearing the flag after appending, from the
- * appender's side, leaves an instant where a holder that raised it has not yet seen the
- * append; the race contract of the TCK caught that.) A window on which a plain success changes
- * nothing at all may ignore the count.
+ * compare-and-set, in an object of its own, made when first needed (a time window makes it only
+ * once threads collided on it). Each such success is ordered at its count; one that a retired
+ * window's closed count refuses is applied under the lock as usual, since the window may still
+ * decide until the breaker's move to another lands. For a window whose state keeps the order of
+ * its outcomes (a count window's ring, {@link #successesKeepOrder}) that is right only while no
+ * bad outcome is pending, or a thread's success could be ordered before its own earlier failure.
+ * So before raising the flag that allows it, the holder closes every stripe to bad outcomes (a
+ * bit in the stripe's tail, set by compare-and-set only while none is pending); a bad outcome
+ * then goes through the lock, and the holder lowers the flag before it opens the stripes again.
+ * (Clearing the flag after appending, from the appender's side, leaves an instant where a holder
+ * that raised it has not yet seen the append; the race contract of the TCK caught that.) A window
+ * on which a plain success changes nothing at all may ignore the count.
+ *
+ * <p><b>Counted successes and stamps.</b> A window whose stamps change (a time window's epochs)
+ * counts only successes of the stamp the holder last published ({@code published}, read by an
+ * offer before the flags): the count's words carry the low 32 bits of their stamp, an add names
+ * its own and is refused by a word at another, and the holder moves the words to its new stamp
+ * ({@link #takeCountedSuccessesMovedTo}) before it publishes that stamp, taking what they held
+ * for the old one. Each counted success is thus in the state at the stamp it was counted at; one
+ * of another stamp takes the usual way. When the window is no longer healthy at the new stamp the
+ * flag goes down before the stamp is published, so an offer that reads the new stamp sees it.
+ * Such a window keeps only counts per stamp, so its stripes stay open to bad outcomes while
+ * successes are counted: their budgets hold for any number of successes in any order. A bad
+ * outcome appended beyond its budget (the busy path below) is not covered, and its thread's later
+ * successes, applied before it, could dilute its trip away: so that thread takes the flag down
+ * with the urgent bit, in one step, and its later successes queue behind it; the holder raises
+ * the flag again only while the urgent bit is down, that is after the drain that took it (a
+ * review found this; {@code UnorderedCountedSuccessesTests}). The mapping of stamps to words is
+ * modulo 2^32: a success whose stamp the window left exactly a multiple of 2^32 stamps ago, by a
+ * thread stalled that long between reading the published stamp and adding, lands in the current
+ * stamp's state instead of being dropped.
  *
  * <p><b>Contention.</b> When the lock is busy, an outcome that should be decided is buffered
  * anyway and raises the urgent bit of the flags word, which every offer reads: a holder drains
@@ -352,6 +372,52 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
     }
 
     /**
+     * The plain successes counted without the lock since the last take, for a window that adds
+     * them to its state itself rather than reading the running total (a time window adds them to
+     * the bucket of the stamp they were counted at, {@link #stampLocked()}); for the holder. Each
+     * success is in exactly one answer of this or of {@link #takeCountedSuccessesMovedTo}.
+     *
+     * @return how many, 0 while none are counted
+     */
+    protected final long takeCountedSuccesses() {
+        CountedSuccesses c = successes;
+        return c == null ? 0 : c.take();
+    }
+
+    /**
+     * Moves the count of plain successes to a new stamp (a time window moving to a later epoch)
+     * and takes what was counted at the old one; for the holder, before its state moves on. From
+     * now on only successes of {@code stamp} are counted; one of the old stamp that comes later is
+     * refused, and its caller has it applied through {@link #applyLocked} at its own stamp. So the
+     * answer is every success counted at the old stamp since the last take, and none of another.
+     *
+     * @param stamp the new stamp, 0 to {@link #MAX_STAMP}
+     * @return the successes counted since the last take
+     */
+    protected final long takeCountedSuccessesMovedTo(long stamp) {
+        CountedSuccesses c = successes;
+        if (c == null) {
+            return 0;
+        }
+        c.restamp(stamp);
+        return c.take();
+    }
+
+    /**
+     * Whether a counted success must not be ordered before a bad outcome its own thread recorded
+     * earlier: true (the default) for a window whose state keeps the order of its outcomes (a
+     * count window's ring), which then closes its stripes to bad outcomes while successes are
+     * counted, so that each bad outcome takes the lock. A window whose state is only counts per
+     * stamp (a time window's buckets) answers false: its bad outcomes are still buffered within
+     * their budgets, which hold whatever successes come in whatever order.
+     *
+     * @return whether counted successes must keep their order with bad outcomes
+     */
+    protected boolean successesKeepOrder() {
+        return true;
+    }
+
+    /**
      * The exact state's counts after every pending outcome is applied; called under the lock.
      *
      * @return the counts
@@ -428,14 +494,15 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
      * @return whether the trip condition held at some outcome this call applied
      */
     protected final boolean offer(int outcome, long stamp) {
+        long p = published; // before the flags: see published
         int f = (int) FLAGS.getVolatile(this);
-        if (f == HEALTHY && outcome == 0 && successes.increment()) {
-            return false; // ordered at its count, and no bad outcome is pending
+        if (f == HEALTHY && outcome == 0 && stamp == p && successes.increment(stamp)) {
+            return false; // ordered at its count, at its stamp, and it cannot trip
         }
         if ((f & ~HEALTHY) == 0 && !buffering && tryLock()) {
             return holdAlone(outcome, stamp); // one thread at a time, nothing pending or urgent
         }
-        return offerFlagged(f, outcome, stamp);
+        return offerFlagged(f, p, outcome, stamp);
     }
 
     /**
@@ -456,7 +523,7 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
         try {
             count(outcome);
             trips = applyLocked(outcome, stamp);
-            if (plainSuccessNeedsNoLock() != declaredHealthy) {
+            if (plainSuccessNeedsNoLock() != declaredHealthy || published != stampLocked()) {
                 publishChanges();
             }
         } finally {
@@ -466,7 +533,7 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
     }
 
     /** {@link #offer} when a flag is up, buffering is on, or the lock was busy. */
-    private boolean offerFlagged(int f, int outcome, long stamp) {
+    private boolean offerFlagged(int f, long p, int outcome, long stamp) {
         long entry = (stamp << STAMP_SHIFT) | PRESENT | outcome;
         if (f != 0) {
             Races.at(Races.FLAGS_READ); // a race point: nothing unless -Ddev.breaker.races=true
@@ -487,11 +554,12 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
                 // goes the usual way (buffered if it may be), not through the urgent path, whose
                 // appends would keep the bit up and the holder draining for as long as they come
             }
-            if (outcome == 0 && (f & HEALTHY) != 0 && successes.increment()) {
+            if (outcome == 0 && (f & HEALTHY) != 0 && stamp == p && successes.increment(stamp)) {
                 return false; // ordered at its count, and no bad outcome is pending
             }
             // a count that refused it belongs to a retired window, which may still decide (the
-            // breaker's move to another window may not have landed yet): it is applied as usual
+            // breaker's move to another window may not have landed yet), or is at another stamp,
+            // full, or wants cells from the holder: it is applied as usual
         }
         long g = gate;
         if ((int) g >= 0 && (int) (g >>> 32) == (int) stamp) {
@@ -585,9 +653,7 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
             Pause.pause(spins);
         }
         countAside(outcome(entry));
-        if (((int) FLAGS.getVolatile(this) & URGENT) == 0) { // read first: under contention it is mostly up already
-            FLAGS.getAndBitwiseOr(this, URGENT);
-        }
+        markUrgent(bad);
         Races.at(Races.URGENT_MARKED); // a race point: nothing unless -Ddev.breaker.races=true
         for (int spins = 0; ; spins++) {
             if (tryLock()) { // the holder left meanwhile: decide it here
@@ -611,6 +677,28 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
                 return false; // another recorder holds it: it sees the urgent bit before it leaves
             }
             Pause.pause(spins); // free, or a reader's short hold: wait, so that a lone recorder stays exact
+        }
+    }
+
+    /**
+     * Raises the urgent bit after an outcome was appended beyond its stripe's budget. A bad one
+     * also takes the {@code HEALTHY} bit down, in the same atomic step, when a window whose
+     * stripes stay open while successes are counted ({@link #successesKeepOrder} false) has it
+     * up: this thread's next successes must not be counted, and so applied, before this outcome,
+     * whose trip they could dilute away (a budget holds for any order of successes, but this
+     * outcome is beyond it). The holder raises the bit again only while the urgent bit is down,
+     * that is after a drain that took this outcome ({@link #publishHealth}).
+     */
+    private void markUrgent(boolean bad) {
+        for (; ; ) {
+            int f = (int) FLAGS.getVolatile(this);
+            int to = bad && (f & HEALTHY) != 0 && !successesKeepOrder() ? (f | URGENT) & ~HEALTHY : f | URGENT;
+            if (f == to) { // read first: under contention the bit is mostly up already
+                return;
+            }
+            if (FLAGS.compareAndSet(this, f, to)) {
+                return;
+            }
         }
     }
 
@@ -835,7 +923,9 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
         known = java.util.Arrays.copyOf(now, n);
         for (Stripe s : known) {
             s.list(); // drained from now on: it may take entries
-            if (!declaredHealthy) { // a new stripe starts closed; open it unless the window is declared healthy
+            // a new stripe starts closed: open it unless the window is declared healthy and its
+            // counted successes keep their order with bad outcomes (so those take the lock)
+            if (!declaredHealthy || !successesKeepOrder()) {
                 s.open();
             }
         }
@@ -873,7 +963,11 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
      * has nothing to publish.
      */
     private void publish() {
-        if (stripesChanged || buffering || gate != NO_BUFFERING || plainSuccessNeedsNoLock() != declaredHealthy) {
+        if (stripesChanged
+                || buffering
+                || gate != NO_BUFFERING
+                || plainSuccessNeedsNoLock() != declaredHealthy
+                || published != stampLocked()) {
             publishChanges();
         }
     }
@@ -920,20 +1014,61 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
             // hold's drain without seeing the new gate; the next offer (or release) drains all
             FLAGS.getAndBitwiseOr(this, URGENT);
         }
+        publishHealth();
+    }
+
+    /**
+     * Publishes the stamp and the health of the window, in the order {@link #published} needs: the
+     * flag down first if the window is no longer healthy, then the count of successes and the
+     * published stamp moved together, then the flag up if it became healthy.
+     */
+    private void publishHealth() {
         boolean healthy = plainSuccessNeedsNoLock();
-        if (healthy != declaredHealthy) {
-            if (healthy) {
-                if (successes == null) {
-                    successes = new CountedSuccesses(); // before the flag that lets offers use it
-                }
+        boolean ordered = successesKeepOrder();
+        // an outcome beyond its budget may have taken the bit down (markUrgent): declared again below
+        if (declaredHealthy && (!healthy || ((int) FLAGS.getVolatile(this) & HEALTHY) == 0)) {
+            declaredHealthy = false;
+            FLAGS.getAndBitwiseAnd(this, ~HEALTHY);
+            if (ordered) {
+                openAll(); // after the flag is down: no bad outcome is pending while the flag is up
+            }
+        }
+        long now = stampLocked();
+        if (published != now) {
+            if (successes != null) {
+                successes.restamp(now); // normally done already, by the subclass as it moved on
+            }
+            published = now;
+        }
+        if (healthy && !declaredHealthy) {
+            if (successes == null) {
+                successes = new CountedSuccesses(now); // before the flag that lets offers use it
+            }
+            if (ordered) {
                 if (closeAll()) {
                     declaredHealthy = true;
                     FLAGS.getAndBitwiseOr(this, HEALTHY);
                 }
-            } else {
-                declaredHealthy = false;
-                FLAGS.getAndBitwiseAnd(this, ~HEALTHY);
-                openAll(); // after the flag is down: no bad outcome is pending while the flag is up
+            } else if (raiseHealthy()) {
+                declaredHealthy = true;
+            }
+        }
+    }
+
+    /**
+     * Raises the {@code HEALTHY} bit, for a window whose stripes stay open while successes are
+     * counted, unless the urgent bit is up: an outcome beyond its budget
+     * waits, and the drain that takes it (which lowers the urgent bit first) must come before any
+     * success of its thread is counted (see {@link #markUrgent}).
+     */
+    private boolean raiseHealthy() {
+        for (; ; ) {
+            int f = (int) FLAGS.getVolatile(this);
+            if ((f & URGENT) != 0) {
+                return false;
+            }
+            if (FLAGS.compareAndSet(this, f, f | HEALTHY)) {
+                return true;
             }
         }
     }

@@ -21,6 +21,13 @@ abstract class CombiningWindowFields implements Window {
      * and the budget, not the gate, bounds what is pending.
      */
     volatile long gate = ((long) Integer.MAX_VALUE << 32) | 0xFFFF_FFFFL;
+    /**
+     * The holder's stamp as last published ({@code stampLocked()} after a batch): while the
+     * {@code HEALTHY} bit is up, a plain success of this stamp is only counted. Written only with
+     * the count of successes already at this stamp, and, when the window is not healthy at it,
+     * only after the bit is down: so an offer reads it before the flags.
+     */
+    volatile long published;
     /** The window's {@code HEALTHY}, {@code TRIP_PENDING} and {@code URGENT} bits. */
     @SuppressWarnings("unused") // accessed through FLAGS
     volatile int flags;
@@ -52,7 +59,7 @@ abstract class CombiningWindowFields implements Window {
 
     /**
      * Plain successes taken without the lock; part of the breaker's running counts until retired.
-     * Made by the holder before it first raises the {@code HEALTHY} flag (a time window never needs one),
+     * Made by the holder before it first raises the {@code HEALTHY} flag (a time window's only once threads collided on it),
      * and read by offers only after they read that flag, which publishes it.
      */
     CountedSuccesses successes;

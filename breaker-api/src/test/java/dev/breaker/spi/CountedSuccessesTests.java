@@ -68,16 +68,136 @@ class CountedSuccessesTests {
         }
     }
 
+    /**
+     * Adds that collide on the base are refused (the caller takes the window's lock) and ask for
+     * cells, which the holder's next sum makes: from then on every add is taken, on a cell of its
+     * thread's, and the sum counts each taken add once.
+     */
     @Test
-    void theContendedPathSumsEveryCell() throws Exception {
+    void collidingAddsAskForCellsAndTheHoldersSumMakesThem() throws Exception {
         CountedSuccesses c = new CountedSuccesses();
+        AtomicLong taken = new AtomicLong();
+        AtomicLong refused = new AtomicLong();
         Released.run(4, t -> {
+            long mine = 0;
+            long no = 0;
             for (int i = 0; i < 100_000; i++) {
-                assertTrue(c.increment());
+                if (c.increment()) {
+                    mine++;
+                } else {
+                    no++;
+                }
             }
+            taken.addAndGet(mine);
+            refused.addAndGet(no);
         });
-        assertEquals(400_000, c.sum());
-        assertEquals(400_000, c.close());
+        assertEquals(400_000, taken.get() + refused.get());
+        assertEquals(taken.get(), c.sum(), "every taken add, once; no refused one");
+        if (refused.get() > 0) {
+            assertTrue(cells(c) != null, "a refused add asked for cells, and the sum made them");
+            Released.run(4, t -> {
+                for (int i = 0; i < 10_000; i++) {
+                    assertTrue(c.increment(), "with cells, an add of the count's stamp is always taken");
+                }
+            });
+            assertEquals(taken.get() + 40_000, c.sum());
+        }
+        assertEquals(c.sum(), c.close());
+    }
+
+    /** Adds name a stamp: one of another stamp is refused, and a restamp moves the count on. */
+    @Test
+    void anAddOfAnotherStampIsRefusedAndARestampKeepsWhatWasCounted() {
+        CountedSuccesses c = new CountedSuccesses(7);
+        assertFalse(c.increment(6), "an older stamp");
+        assertFalse(c.increment(8), "a later stamp, before the holder moved to it");
+        assertTrue(c.increment(7));
+        assertTrue(c.increment(7));
+        assertEquals(2, c.take());
+        assertEquals(0, c.take(), "nothing since the last take");
+        assertTrue(c.increment(7));
+        c.restamp(8);
+        assertFalse(c.increment(7), "the old stamp, after the move");
+        assertTrue(c.increment(8));
+        assertEquals(4, c.sum(), "the sum counts every stamp and never falls");
+        assertEquals(2, c.take(), "the one of stamp 7 since the last take, and the one of 8");
+        assertEquals(4, c.close());
+        assertFalse(c.increment(8));
+    }
+
+    /** A restamp moves the cells too: adds on cells at the old stamp are refused after it. */
+    @Test
+    void aRestampMovesEveryCell() throws Exception {
+        CountedSuccesses c = withCells();
+        long before = c.sum();
+        c.take();
+        Released.run(2, t -> assertTrue(c.increment(0)));
+        c.restamp(1);
+        assertEquals(2, c.take(), "the adds on the cells before the move");
+        Released.run(2, t -> {
+            assertFalse(c.increment(0), "the old stamp, on a cell");
+            assertTrue(c.increment(1));
+        });
+        assertEquals(before + 4, c.sum());
+        assertEquals(before + 4, c.close());
+    }
+
+    /**
+     * Threads add at the stamp a holder publishes while the holder moves on, stamp after stamp,
+     * and takes what each counted: what every take gave adds up to the adds that were taken,
+     * each stamp's adds in that stamp's takes (the time window's buckets), none lost.
+     */
+    @Tag("race")
+    @Test
+    void racingRestampsGiveEveryAddToItsOwnStamp() throws Exception {
+        for (int round = 0; round < 10; round++) {
+            CountedSuccesses c = new CountedSuccesses(0);
+            java.util.concurrent.atomic.AtomicLongArray perStamp =
+                    new java.util.concurrent.atomic.AtomicLongArray(2_001);
+            long[] takenPerStamp = new long[2_001];
+            java.util.concurrent.atomic.AtomicInteger published = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            Released.run(3, t -> {
+                if (t == 2) {
+                    for (int s = 0; s < 2_000; s++) {
+                        for (int i = 0; i < 50; i++) {
+                            takenPerStamp[s] += c.take(); // the holder's sums between stamps
+                        }
+                        c.restamp(s + 1);
+                        takenPerStamp[s] += c.take();
+                        published.set(s + 1);
+                    }
+                    done.set(true);
+                } else {
+                    while (!done.get()) {
+                        int s = published.get();
+                        if (c.increment(s)) {
+                            perStamp.incrementAndGet(s);
+                        }
+                    }
+                }
+            });
+            takenPerStamp[2_000] += c.take();
+            for (int s = 0; s <= 2_000; s++) {
+                assertEquals(perStamp.get(s), takenPerStamp[s], "round " + round + ", stamp " + s);
+            }
+        }
+    }
+
+    /** A word whose count is full refuses and asks the holder, whose next sum moves the count out. */
+    @Test
+    void aFullWordRefusesUntilTheHoldersNextSum() throws Exception {
+        CountedSuccesses c = new CountedSuccesses(3);
+        long count = (1L << 31) - 1;
+        Field base = CountedSuccesses.class.getDeclaredField("base");
+        base.setAccessible(true);
+        base.setLong(c, (3L << 31) | (count - 1));
+        assertTrue(c.increment(3), "the last add the word takes");
+        assertFalse(c.increment(3), "full");
+        assertEquals(count, c.sum(), "the sum serves the ask: the count moves out of the word");
+        assertTrue(c.increment(3));
+        assertEquals(count + 1, c.sum());
+        assertEquals(count + 1, c.close());
     }
 
     /**
@@ -124,28 +244,35 @@ class CountedSuccessesTests {
         }
     }
 
-    /** A count whose adds have collided at least once, so that it has cells. */
+    /**
+     * A count whose adds have collided at least once, so that it has cells: two threads add until
+     * one is refused, then this thread sums, as the holder would.
+     */
     private static CountedSuccesses withCells() throws Exception {
-        Field cells = CountedSuccesses.class.getDeclaredField("cells");
-        cells.setAccessible(true);
         for (int attempt = 0; attempt < 100; attempt++) {
             CountedSuccesses c = new CountedSuccesses();
+            java.util.concurrent.atomic.AtomicBoolean refused = new java.util.concurrent.atomic.AtomicBoolean();
             Released.run(2, t -> {
-                for (int i = 0; i < 100_000 && cells(cells, c) == null; i++) {
-                    c.increment();
+                for (int i = 0; i < 100_000 && !refused.get(); i++) {
+                    if (!c.increment()) {
+                        refused.set(true);
+                    }
                 }
             });
-            if (cells(cells, c) != null) {
+            c.sum();
+            if (cells(c) != null) {
                 return c;
             }
         }
         throw new AssertionError("two threads adding never collided in 100 attempts");
     }
 
-    private static Object cells(Field cells, CountedSuccesses c) {
+    private static Object cells(CountedSuccesses c) {
         try {
+            Field cells = CountedSuccesses.class.getDeclaredField("cells");
+            cells.setAccessible(true);
             return cells.get(c);
-        } catch (IllegalAccessException e) {
+        } catch (ReflectiveOperationException e) {
             throw new AssertionError(e);
         }
     }

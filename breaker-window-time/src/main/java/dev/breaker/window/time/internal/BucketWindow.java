@@ -24,6 +24,19 @@ import java.time.Duration;
  * out). Outcomes are buffered only within the margin computed for the current epoch; the first
  * outcome of a new epoch is decided, since buckets leaving the window can raise a rate.
  *
+ * <p><b>Plain successes without the lock, once threads collided.</b> While no plain success can
+ * trip the window at its current epoch (it holds at least {@code minimumCalls} calls, and no rate
+ * at its threshold), and once threads were seen colliding on it, a plain
+ * success of the current epoch is only counted ({@link CombiningWindow#plainSuccessNeedsNoLock});
+ * the holder adds what was counted to the current bucket before it applies, decides or moves to
+ * another epoch, and moves the count to the new epoch in the same step, so each such success
+ * lands in the bucket of the epoch it was counted at. A success of another epoch (a straggler,
+ * or the first of a new epoch) takes the usual way. Bad outcomes are still buffered within their
+ * budgets, which hold for any number of successes in any order: the buckets keep only counts, so
+ * no order among a thread's outcomes is lost ({@link CombiningWindow#successesKeepOrder}). A
+ * window used by one thread at a time never counts: the count is an object of its own, which
+ * would put a single-threaded breaker over its memory budget for no gain it could measure.
+ *
  * <p><b>Rotation</b> costs O(1) per outcome, amortized, whatever the number of buckets: the slots
  * that hold outcomes are kept in a queue in epoch order, and moving to a later epoch pops the
  * ones that leave (an empty bucket costs nothing to leave). Nothing is done while idle; no thread
@@ -116,6 +129,8 @@ public final class BucketWindow extends CombiningWindow {
     protected boolean applyLocked(int outcome, long epoch) {
         if (epoch > current) {
             moveTo(epoch);
+        } else {
+            addCounted(takeCountedSuccesses());
         }
         if (epoch > current - buckets) { // else its bucket has already left the window: dropped
             int slot = (int) (epoch % buckets);
@@ -139,6 +154,7 @@ public final class BucketWindow extends CombiningWindow {
 
     /** Moves the window to a later epoch: the buckets that leave it are taken out of the sums. */
     private void moveTo(long epoch) {
+        addCounted(takeCountedSuccessesMovedTo(epoch)); // counted at the old epoch, from now on at the new one
         long leaves = epoch - buckets; // epochs at or before this leave
         while (orderSize > 0) {
             int slot = order[orderHead];
@@ -160,6 +176,19 @@ public final class BucketWindow extends CombiningWindow {
         current = epoch;
         latest = epoch;
         marginCalls = -1; // buckets left: calls may have fallen, so the margin is computed afresh
+    }
+
+    /** Adds plain successes counted without the lock, all at the current epoch, to its bucket. */
+    private void addCounted(long n) {
+        if (n == 0) {
+            return;
+        }
+        int slot = (int) (current % buckets);
+        if (slotEpoch[slot] != current) {
+            occupy(slot, current);
+        }
+        slotCounts[3 * slot] += (int) n;
+        calls += n;
     }
 
     /** Gives an empty slot to an epoch in the window, keeping the queue in epoch order (a straggler goes back). */
@@ -195,8 +224,27 @@ public final class BucketWindow extends CombiningWindow {
         return current;
     }
 
+    /**
+     * Whether a plain success of the current epoch may only be counted: once threads collided on
+     * the window, while it holds at least {@code minimumCalls} calls and does not trip (a success
+     * then only lowers the rates). Below the minimum a success may be the one that reaches it, and
+     * is decided. Successes counted but not yet added only make {@code calls} larger, so the
+     * answer, taken on fewer calls, is the safe one.
+     */
+    @Override
+    protected boolean plainSuccessNeedsNoLock() {
+        return everContended() && calls >= thresholds.minimumCalls() && !thresholds.trips(calls, failures, slowCalls);
+    }
+
+    /** The buckets keep counts only: a counted success needs no order with its thread's bad outcomes. */
+    @Override
+    protected boolean successesKeepOrder() {
+        return false;
+    }
+
     @Override
     protected WindowCounts countsLocked() {
+        addCounted(takeCountedSuccesses());
         return new WindowCounts(calls, failures, slowCalls);
     }
 
