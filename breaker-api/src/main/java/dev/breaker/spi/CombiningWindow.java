@@ -690,6 +690,7 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
      * that is after a drain that took this outcome ({@link #publishHealth}).
      */
     private void markUrgent(boolean bad) {
+        // (also the holder's, for bad outcomes pending beyond a new stamp's budgets: see publishChanges)
         for (; ; ) {
             int f = (int) FLAGS.getVolatile(this);
             int to = bad && (f & HEALTHY) != 0 && !successesKeepOrder() ? (f | URGENT) & ~HEALTHY : f | URGENT;
@@ -967,7 +968,8 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
                 || buffering
                 || gate != NO_BUFFERING
                 || plainSuccessNeedsNoLock() != declaredHealthy
-                || published != stampLocked()) {
+                || published != stampLocked()
+                || (declaredHealthy && ((int) FLAGS.getOpaque(this) & HEALTHY) == 0)) { // taken down by markUrgent
             publishChanges();
         }
     }
@@ -1004,10 +1006,18 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
             gate = g;
             ended = !buffering && everBuffered;
         }
+        boolean over = false;
         if (buffering || ended) {
             for (Stripe st : known) {
-                st.budget(share); // what each stripe may still buffer of bad outcomes, beyond this exact state
+                over |= st.budget(share); // what each stripe may still buffer of bad outcomes, beyond this exact state
             }
+        }
+        if (over && !successesKeepOrder()) {
+            // bad outcomes taken within an earlier budget exceed this one (the window moved to a
+            // stamp with a smaller margin): none of their threads' later successes may be counted
+            // before they are applied, and they are decided now, as urgent (before the stamp is
+            // published below, so no success of the new stamp is counted meanwhile)
+            markUrgent(true);
         }
         if (ended) {
             // buffering just ended: a thread that read the old gate may have appended after this

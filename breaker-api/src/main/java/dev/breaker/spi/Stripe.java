@@ -179,8 +179,14 @@ final class Stripe {
         }
     }
 
-    /** Sets the budget to {@code share} less the bad outcomes pending here (none for a negative share); holder only. */
-    void budget(int share) {
+    /**
+     * Sets the budget to {@code share} less the bad outcomes pending here (none for a negative
+     * share); holder only.
+     *
+     * @return whether more bad outcomes are pending here than {@code share} (they were taken
+     *     within an earlier budget: at another stamp, or of a larger share)
+     */
+    boolean budget(int share) {
         for (; ; ) {
             long t = (long) TAIL.getVolatile(this);
             int pending = (bad(t) - bad((long) HEAD.getOpaque(this))) & SIXTEEN;
@@ -188,7 +194,7 @@ final class Stripe {
             Races.at(Races.BUDGET_READ); // a race point: nothing unless -Ddev.breaker.races=true
             if (budgetOf(t) == b
                     || TAIL.compareAndSet(this, t, pack(position(t), bad(t), successes(t), b, t & NO_BAD))) {
-                return;
+                return pending > share;
             }
         }
     }

@@ -27,6 +27,12 @@ class UnorderedCountedSuccessesTests {
     static final class Rate extends CombiningWindow {
         long calls;
         long failures;
+        /** The stamp of the state, as a time window's epoch. */
+        long current;
+        /** What leaves the state when it moves to a later stamp (as a time window's old buckets do), once. */
+        long leaveCalls;
+
+        long leaveFailures;
         volatile CountDownLatch pauseApply;
         volatile CountDownLatch entered;
         /** When set, the next failure applied waits for it (once), after counting down {@link #failureEntered}. */
@@ -52,13 +58,32 @@ class UnorderedCountedSuccessesTests {
                 failureEntered.countDown();
                 await(pf);
             }
-            calls += takeCountedSuccesses() + 1;
+            if (stamp > current) { // a later stamp: what it counted goes to the old one, then some calls leave
+                calls += takeCountedSuccessesMovedTo(stamp) - leaveCalls;
+                failures -= leaveFailures;
+                leaveCalls = 0;
+                leaveFailures = 0;
+                current = stamp;
+            } else {
+                calls += takeCountedSuccesses();
+            }
+            calls++;
             failures += outcome & FAILED;
             return trips();
         }
 
         @Override
+        protected long stampLocked() {
+            return current;
+        }
+
+        boolean offerAt(int outcome, long stamp) {
+            return offer(outcome, stamp);
+        }
+
+        @Override
         protected int safeBadOutcomesLocked() {
+            calls += takeCountedSuccesses();
             long c = Math.max(10, calls);
             long fewest = (c * 35 + 99) / 100;
             return (int) Math.max(-1, fewest - 1 - failures);
@@ -87,9 +112,15 @@ class UnorderedCountedSuccessesTests {
 
         /** Has the holder thread offer {@code outcome} and stay inside its hold until {@code leave}. */
         Future<Boolean> holdTheLock(java.util.concurrent.ExecutorService on, CountDownLatch leave, int outcome) {
+            return holdTheLock(on, leave, outcome, 0);
+        }
+
+        /** The same at a stamp. */
+        Future<Boolean> holdTheLock(
+                java.util.concurrent.ExecutorService on, CountDownLatch leave, int outcome, long stamp) {
             entered = new CountDownLatch(1);
             pauseApply = leave;
-            Future<Boolean> f = on.submit(() -> offer(outcome, 0));
+            Future<Boolean> f = on.submit(() -> offer(outcome, stamp));
             await(entered);
             return f;
         }
@@ -160,5 +191,32 @@ class UnorderedCountedSuccessesTests {
         get(slow);
         assertTrue(w.record(false, false), "(14, 5) before the successes: the trip is reported");
         assertEquals(new WindowCounts(19, 5, 0), w.counts());
+    }
+
+    /**
+     * A failure buffered within its stripe's budget at one stamp, while the holder moves the
+     * state to the next, where calls left and the margin is smaller: the holder publishes the new
+     * stamp only after taking the flag down, so its thread's next success (of the new stamp) is
+     * not counted ahead of it (found by a second review).
+     */
+    @Test
+    void aFailureBufferedBeforeAMoveToASmallerMarginIsAppliedBeforeItsThreadsNextSuccess() {
+        Rate w = atTheMargin();
+        for (int i = 0; i < 12; i++) {
+            w.record(false, false);
+        }
+        assertEquals(new WindowCounts(24, 4, 0), w.counts(), "16.7%: a margin of 4, 2 for each of the 2 stripes");
+        // the holder drains, then applies its success of stamp 1, where 12 calls leave: (13, 4),
+        // 30.8%, a margin of 0. Before it publishes, this thread fails at stamp 0, within the old budget
+        w.leaveCalls = 12;
+        CountDownLatch release = new CountDownLatch(1);
+        Future<Boolean> moving = w.holdTheLock(t.holder, release, 0, 1);
+        assertFalse(w.offerAt(CombiningWindow.FAILED, 0), "within the budget of stamp 0: buffered");
+        release.countDown();
+        assertFalse(get(moving), "(13, 4) at stamp 1: no trip");
+        // in this thread's order its failure comes first: (14, 5), 35.7%, a trip; its success of
+        // stamp 1 counted and applied first would make (14, 4) then (15, 5), 33.3%, and no trip
+        assertTrue(w.offerAt(0, 1), "the trip the failure made is reported by this thread's next offer");
+        assertEquals(new WindowCounts(15, 5, 0), w.counts());
     }
 }

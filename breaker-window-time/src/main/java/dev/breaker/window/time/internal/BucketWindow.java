@@ -206,6 +206,7 @@ public final class BucketWindow extends CombiningWindow {
 
     @Override
     protected int safeBadOutcomesLocked() {
+        addCounted(takeCountedSuccesses()); // more calls, a margin no smaller
         // within an epoch calls only grow, and more calls need more bad outcomes to trip: a margin
         // computed at fewer calls is smaller, so still safe; recompute now and then, and at every epoch
         long c = Math.max(thresholds.minimumCalls(), calls);
