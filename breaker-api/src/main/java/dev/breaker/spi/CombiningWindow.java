@@ -990,9 +990,12 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
             }
         }
         int share = -1; // no buffering: every outcome takes the lock
+        int safe = -1;
         if (buffering) {
             everBuffered = true;
-            share = shareLocked();
+            long both = shareLocked();
+            share = (int) both;
+            safe = (int) (both >>> 32);
             g = ((long) (int) stampLocked() << 32) | (share & 0xFFFF_FFFFL);
         } else {
             g = NO_BUFFERING;
@@ -1006,17 +1009,19 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
             gate = g;
             ended = !buffering && everBuffered;
         }
-        boolean over = false;
+        long committed = 0; // bad outcomes pending, and those the new budgets allow, in every stripe
         if (buffering || ended) {
             for (Stripe st : known) {
-                over |= st.budget(share); // what each stripe may still buffer of bad outcomes, beyond this exact state
+                committed +=
+                        st.budget(share); // what each stripe may still buffer of bad outcomes, beyond this exact state
             }
         }
-        if (over && !successesKeepOrder()) {
-            // bad outcomes taken within an earlier budget exceed this one (the window moved to a
-            // stamp with a smaller margin): none of their threads' later successes may be counted
-            // before they are applied, and they are decided now, as urgent (before the stamp is
-            // published below, so no success of the new stamp is counted meanwhile)
+        if (buffering && share >= 0 && committed > safe && !successesKeepOrder()) {
+            // more than the margin is pending or allowed: bad outcomes taken within earlier budgets
+            // (at another stamp, before buckets left; or of larger shares). Their threads' later
+            // successes must not be counted, and applied, before them: decide them now, as urgent,
+            // with the flag down (before the stamp is published below, so that no success of a
+            // new stamp is counted meanwhile)
             markUrgent(true);
         }
         if (ended) {
@@ -1087,8 +1092,10 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
      * Each stripe's share of the margin, at least the subclass's lag in the {@link #LAG_BATCHES}
      * batches from a collision (none where the margin is negative: even a success could trip);
      * holder only, while buffering.
+     *
+     * @return the margin in the high 32 bits, the share in the low 32
      */
-    private int shareLocked() {
+    private long shareLocked() {
         int safe = safeBadOutcomesLocked();
         int count = Math.max(1, known.length);
         int share = safe < 0 ? -1 : count == 1 ? safe : safe / count;
@@ -1102,7 +1109,7 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
                 share = Math.max(share, Math.min(BUFFER, contendedLagLocked()));
             }
         }
-        return share;
+        return ((long) safe << 32) | (share & 0xFFFF_FFFFL);
     }
 
     /**

@@ -183,10 +183,10 @@ final class Stripe {
      * Sets the budget to {@code share} less the bad outcomes pending here (none for a negative
      * share); holder only.
      *
-     * @return whether more bad outcomes are pending here than {@code share} (they were taken
-     *     within an earlier budget: at another stamp, or of a larger share)
+     * @return the bad outcomes pending here and the new budget, together: what this stripe may
+     *     hold of them before the next budget (more than {@code share} when more were pending)
      */
-    boolean budget(int share) {
+    int budget(int share) {
         for (; ; ) {
             long t = (long) TAIL.getVolatile(this);
             int pending = (bad(t) - bad((long) HEAD.getOpaque(this))) & SIXTEEN;
@@ -194,7 +194,7 @@ final class Stripe {
             Races.at(Races.BUDGET_READ); // a race point: nothing unless -Ddev.breaker.races=true
             if (budgetOf(t) == b
                     || TAIL.compareAndSet(this, t, pack(position(t), bad(t), successes(t), b, t & NO_BAD))) {
-                return pending > share;
+                return pending + b;
             }
         }
     }

@@ -219,4 +219,18 @@ class UnorderedCountedSuccessesTests {
         assertTrue(w.offerAt(0, 1), "the trip the failure made is reported by this thread's next offer");
         assertEquals(new WindowCounts(15, 5, 0), w.counts());
     }
+
+    /**
+     * A window whose margin is negative (it trips) while it buffers has no budget for anyone and
+     * nothing over it: a hold is one hold, not a loop of urgent drains until buffering ends (the
+     * third review found one in the first version of the check above).
+     */
+    @Test
+    void aTrippingWindowThatBuffersHoldsOncePerOffer() {
+        Rate w = atTheMargin();
+        assertTrue(w.record(true, false), "(13, 5): 38.5%, a trip");
+        assertTrue(w.isBuffering(), "one hold, not 4,096 quiet ones");
+        assertTrue(w.record(false, false), "(14, 5): 35.7%, still");
+        assertTrue(w.isBuffering());
+    }
 }
