@@ -64,8 +64,14 @@ public final class Footprint {
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(CONTENDERS);
         try {
             for (Subjects.Shape shape : Subjects.MEASURED) {
+                COLLIDED.set(0);
+                CONTENDED_WINDOWS.set(0);
                 long bytes = windowBytes(Subjects.window(shape), pool);
-                System.out.printf(Locale.ROOT, "| %s after %d threads recorded | %d B |%n", shape, CONTENDERS, bytes);
+                String collided = CONTENDED_WINDOWS.get() == 0
+                        ? ""
+                        : String.format(Locale.ROOT, " (%d of %d collided)", COLLIDED.get(), CONTENDED_WINDOWS.get());
+                System.out.printf(
+                        Locale.ROOT, "| %s after %d threads recorded%s | %d B |%n", shape, CONTENDERS, collided, bytes);
             }
         } finally {
             pool.shutdown();
@@ -96,15 +102,30 @@ public final class Footprint {
                 - HOLDER_BYTES;
     }
 
-    /** Each pooled thread records outcomes into the window at once, making its stripe when they collide. */
+    /** Windows of the "contended" rows that saw threads collide (they buffered), and all of them. */
+    private static final java.util.concurrent.atomic.AtomicLong COLLIDED = new java.util.concurrent.atomic.AtomicLong();
+
+    private static final java.util.concurrent.atomic.AtomicLong CONTENDED_WINDOWS =
+            new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * Each pooled thread records successes into the window at once until the window has seen two
+     * threads collide (a rate window then buffers, and makes what contention needs: its stripes,
+     * a time window's count of successes), at most 100,000 each, then 200 more, so that the
+     * stripes of all of them are made. A window of another kind gets the 200 only.
+     */
     private static void recordFromEveryThread(java.util.concurrent.ExecutorService pool, dev.breaker.spi.Window w) {
         java.util.List<java.util.concurrent.Callable<Boolean>> tasks = new java.util.ArrayList<>();
         java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(CONTENDERS);
+        dev.breaker.spi.CombiningWindow rate = w instanceof dev.breaker.spi.CombiningWindow c ? c : null;
         for (int i = 0; i < CONTENDERS; i++) {
             tasks.add(() -> {
                 together.await();
                 boolean tripped = false;
-                for (int n = 0; n < 200; n++) { // long enough to collide, so the buffers are made
+                for (int n = 0; rate != null && n < 100_000 && !rate.isBuffering(); n++) {
+                    tripped |= w.record(false, false);
+                }
+                for (int n = 0; n < 200; n++) {
                     tripped |= w.record(false, false);
                 }
                 return tripped;
@@ -114,6 +135,12 @@ public final class Footprint {
             pool.invokeAll(tasks);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (rate != null) {
+            CONTENDED_WINDOWS.incrementAndGet();
+            if (rate.isBuffering()) {
+                COLLIDED.incrementAndGet();
+            }
         }
     }
 
