@@ -67,8 +67,11 @@ import java.lang.invoke.VarHandle;
  * outcome appended beyond its budget (the busy path below) is not covered, and its thread's later
  * successes, applied before it, could dilute its trip away: so that thread takes the flag down
  * with the urgent bit, in one step, and its later successes queue behind it; the holder raises
- * the flag again only while the urgent bit is down, that is after the drain that took it (a
- * review found this; {@code UnorderedCountedSuccessesTests}). The mapping of stamps to words is
+ * the flag again only while the urgent bit is down, that is after the drain that took it. Nor are
+ * bad outcomes that were buffered within the budgets of a larger margin (a stamp before buckets
+ * left): the holder keeps what is pending and allowed within the margin, and otherwise takes the
+ * flag down the same way before it publishes a new stamp ({@code budgetWithinTheMargin}). Reviews
+ * found each of these ({@code UnorderedCountedSuccessesTests}). The mapping of stamps to words is
  * modulo 2^32: a success whose stamp the window left exactly a multiple of 2^32 stamps ago, by a
  * thread stalled that long between reading the published stamp and adding, lands in the current
  * stamp's state instead of being dropped.
@@ -690,7 +693,7 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
      * that is after a drain that took this outcome ({@link #publishHealth}).
      */
     private void markUrgent(boolean bad) {
-        // (also the holder's, for bad outcomes pending beyond a new stamp's budgets: see publishChanges)
+        // (also the holder's, for bad outcomes pending beyond the margin: see budgetWithinTheMargin)
         for (; ; ) {
             int f = (int) FLAGS.getVolatile(this);
             int to = bad && (f & HEALTHY) != 0 && !successesKeepOrder() ? (f | URGENT) & ~HEALTHY : f | URGENT;
@@ -1009,20 +1012,17 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
             gate = g;
             ended = !buffering && everBuffered;
         }
-        long committed = 0; // bad outcomes pending, and those the new budgets allow, in every stripe
         if (buffering || ended) {
-            for (Stripe st : known) {
-                committed +=
-                        st.budget(share); // what each stripe may still buffer of bad outcomes, beyond this exact state
+            if (successesKeepOrder()) {
+                for (Stripe st : known) {
+                    st.budget(
+                            share,
+                            Integer.MAX_VALUE); // what each stripe may still buffer of bad outcomes, beyond this exact
+                    // state
+                }
+            } else {
+                budgetWithinTheMargin(share, safe);
             }
-        }
-        if (buffering && share >= 0 && committed > safe && !successesKeepOrder()) {
-            // more than the margin is pending or allowed: bad outcomes taken within earlier budgets
-            // (at another stamp, before buckets left; or of larger shares). Their threads' later
-            // successes must not be counted, and applied, before them: decide them now, as urgent,
-            // with the flag down (before the stamp is published below, so that no success of a
-            // new stamp is counted meanwhile)
-            markUrgent(true);
         }
         if (ended) {
             // buffering just ended: a thread that read the old gate may have appended after this
@@ -1030,6 +1030,37 @@ public abstract class CombiningWindow extends CombiningWindowPadding {
             FLAGS.getAndBitwiseOr(this, URGENT);
         }
         publishHealth();
+    }
+
+    /**
+     * The budgets of a window whose stripes stay open while successes are counted
+     * ({@link #successesKeepOrder} false): every bad outcome pending in a stripe, and every one
+     * the budgets still allow, must fit in the margin together, or a thread's counted success,
+     * applied before its own earlier bad outcome, could dilute a trip that every order of its
+     * outcomes reaches. A drain and the appends within budgets keep that true while the stamp
+     * stays; a move to a stamp whose margin is smaller (buckets left), the end of buffering with
+     * outcomes still pending, or a margin computed on fewer calls can break it. So, before any
+     * budget is raised: when what is pending and allowed is more than the margin, the pending
+     * outcomes are decided now, as urgent, with the {@code HEALTHY} flag down (and before the new
+     * stamp is published, after this), if the window may count successes. Then each stripe gets
+     * its share less its pending outcomes, capped so that the total stays within the margin (so a
+     * subclass's lag gives such a window nothing beyond its margin). Found by three reviews, each
+     * a hole in the one before: budgets set before the flag went down; a margin of -1 with
+     * outcomes pending; the end of buffering.
+     */
+    private void budgetWithinTheMargin(int share, int safe) {
+        long room = Math.max(0, safe); // -1 when buffering ends, or when even a success could trip
+        for (Stripe st : known) {
+            room -= st.committed();
+        }
+        if (room < 0 && (declaredHealthy || plainSuccessNeedsNoLock())) {
+            markUrgent(true);
+        }
+        for (Stripe st : known) {
+            long before = st.committed(); // as in the first pass, unless a drain or an urgent append came between
+            int after = st.budget(share, (int) Math.max(0, Math.min(Integer.MAX_VALUE, room + before)));
+            room -= after - before;
+        }
     }
 
     /**

@@ -183,20 +183,44 @@ final class Stripe {
      * Sets the budget to {@code share} less the bad outcomes pending here (none for a negative
      * share); holder only.
      *
-     * @return the bad outcomes pending here and the new budget, together: what this stripe may
-     *     hold of them before the next budget (more than {@code share} when more were pending)
+     * @param share what this stripe may hold of bad outcomes, those pending included
+     * @return the bad outcomes pending here and the new budget, together
      */
     int budget(int share) {
+        return budget(share, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Sets the budget to {@code share} less the bad outcomes pending here (none for a negative
+     * share), and no more than leaves {@code most} pending and allowed together; holder only.
+     *
+     * @param share what this stripe may hold of bad outcomes, those pending included
+     * @param most the most pending and allowed together (at least 0)
+     * @return the bad outcomes pending here and the new budget, together
+     */
+    int budget(int share, int most) {
         for (; ; ) {
             long t = (long) TAIL.getVolatile(this);
             int pending = (bad(t) - bad((long) HEAD.getOpaque(this))) & SIXTEEN;
-            int b = (int) Math.min(BUDGET_MAX, Math.max(0, (long) share - pending));
+            int b = (int) Math.min(BUDGET_MAX, Math.max(0, Math.min((long) share, most) - pending));
             Races.at(Races.BUDGET_READ); // a race point: nothing unless -Ddev.breaker.races=true
             if (budgetOf(t) == b
                     || TAIL.compareAndSet(this, t, pack(position(t), bad(t), successes(t), b, t & NO_BAD))) {
                 return pending + b;
             }
         }
+    }
+
+    /**
+     * The bad outcomes pending here and the budget left, together: an append within the budget
+     * moves one from the budget to the pending, so only a drain or a new budget changes it; holder
+     * only.
+     *
+     * @return pending and budget
+     */
+    int committed() {
+        long t = (long) TAIL.getVolatile(this);
+        return ((bad(t) - bad((long) HEAD.getOpaque(this))) & SIXTEEN) + budgetOf(t);
     }
 
     /** Closes the stripe to bad outcomes if none is pending; holder only. */

@@ -233,4 +233,28 @@ class UnorderedCountedSuccessesTests {
         assertTrue(w.record(false, false), "(14, 5): 35.7%, still");
         assertTrue(w.isBuffering());
     }
+
+    /**
+     * A stripe's budget is its share less what is pending, and never more than leaves the given
+     * total pending and allowed: the holder of a window whose stripes stay open caps each so that
+     * all of them together stay within the margin (a fourth review found budgets that, with
+     * outcomes pending beyond the share elsewhere, added up to more).
+     */
+    @Test
+    void aStripesBudgetIsItsShareLessItsPendingAndWithinTheTotalItIsGiven() {
+        Rate w = new Rate();
+        Stripe s = new Stripe(false);
+        s.list();
+        s.open();
+        assertEquals(5, s.budget(5));
+        for (int i = 0; i < 3; i++) {
+            assertEquals(Stripe.TAKEN, s.offer(w, 4 | CombiningWindow.FAILED, true, false));
+        }
+        assertEquals(5, s.committed(), "3 pending, 2 left");
+        assertEquals(5, s.budget(10, 5), "3 pending: 2 more at most, not 7");
+        assertEquals(3, s.budget(10, 0), "nothing more, and the pending stay");
+        assertEquals(3, s.budget(2), "a share below what is pending: no budget");
+        assertEquals(3, s.budget(-1, 100));
+        assertEquals(3, s.committed());
+    }
 }
