@@ -62,8 +62,14 @@ public final class BucketWindow extends CombiningWindow {
     /** Each slot's epoch, or -1 while it holds nothing. */
     private final long[] slotEpoch;
 
-    /** Per slot, three counters in a row: calls, failures, slow calls. */
+    /**
+     * Per slot, three counters in a row: calls, failures, slow calls; ints for buckets up to
+     * {@link #WIDE_BUCKET_NANOS} wide (null beyond: {@link #wideCounts}).
+     */
     private final int[] slotCounts;
+
+    /** The same as longs, for wider buckets (null otherwise). */
+    private final long[] wideCounts;
     /** The slots holding outcomes, oldest epoch first: a ring queue. */
     private final int[] order;
 
@@ -88,7 +94,8 @@ public final class BucketWindow extends CombiningWindow {
         this.thresholds = thresholds;
         this.slotEpoch = new long[buckets];
         java.util.Arrays.fill(slotEpoch, -1);
-        this.slotCounts = new int[3 * buckets];
+        this.slotCounts = width > WIDE_BUCKET_NANOS ? null : new int[3 * buckets];
+        this.wideCounts = width > WIDE_BUCKET_NANOS ? new long[3 * buckets] : null;
         this.order = new int[buckets];
     }
 
@@ -138,18 +145,33 @@ public final class BucketWindow extends CombiningWindow {
                 occupy(slot, epoch);
             }
             int at = 3 * slot;
-            slotCounts[at]++;
+            add(at, 1);
             calls++;
             if ((outcome & FAILED) != 0) {
-                slotCounts[at + 1]++;
+                add(at + 1, 1);
                 failures++;
             }
             if ((outcome & SLOW) != 0) {
-                slotCounts[at + 2]++;
+                add(at + 2, 1);
                 slowCalls++;
             }
         }
         return thresholds.trips(calls, failures, slowCalls);
+    }
+
+    /**
+     * Computes the fewest failing (slow) outcomes that trip anew when the window has no such
+     * figures for this epoch, or holds an eighth more calls than they were computed for: within
+     * an epoch calls only grow, and more calls need more of them to trip, so figures computed at
+     * fewer calls are a lower bound, safe for a margin.
+     */
+    private void refreshMargin() {
+        long c = Math.max(thresholds.minimumCalls(), calls);
+        if (marginCalls < 0 || c >= marginCalls + Math.max(1, marginCalls >> 3)) {
+            marginCalls = c;
+            marginFailing = thresholds.fewestFailuresTripping(c);
+            marginSlow = thresholds.fewestSlowCallsTripping(c);
+        }
     }
 
     /** Moves the window to a later epoch: the buckets that leave it are taken out of the sums. */
@@ -163,12 +185,9 @@ public final class BucketWindow extends CombiningWindow {
             }
             rotationSteps++;
             int at = 3 * slot;
-            calls -= slotCounts[at];
-            failures -= slotCounts[at + 1];
-            slowCalls -= slotCounts[at + 2];
-            slotCounts[at] = 0;
-            slotCounts[at + 1] = 0;
-            slotCounts[at + 2] = 0;
+            calls -= clear(at);
+            failures -= clear(at + 1);
+            slowCalls -= clear(at + 2);
             slotEpoch[slot] = -1;
             orderHead = orderHead + 1 == buckets ? 0 : orderHead + 1;
             orderSize--;
@@ -187,8 +206,38 @@ public final class BucketWindow extends CombiningWindow {
         if (slotEpoch[slot] != current) {
             occupy(slot, current);
         }
-        slotCounts[3 * slot] += (int) n;
+        add(3 * slot, n);
         calls += n;
+    }
+
+    /**
+     * Buckets wider than this (a minute) count in longs: an int counter holds 2^31 - 1 outcomes,
+     * 35 million a second for a whole minute, beyond any one breaker's traffic, and costs half
+     * the bytes (the time-window breaker's budget of 1 KB needs them); a bucket of an hour or a
+     * day could hold more, and a counter that wrapped would corrupt the window's calls when its
+     * bucket left (found by review).
+     */
+    static final long WIDE_BUCKET_NANOS = 60_000_000_000L;
+
+    private void add(int at, long n) {
+        if (wideCounts == null) {
+            slotCounts[at] += (int) n;
+        } else {
+            wideCounts[at] += n;
+        }
+    }
+
+    /** A counter's value, set back to 0. */
+    private long clear(int at) {
+        long v;
+        if (wideCounts == null) {
+            v = slotCounts[at];
+            slotCounts[at] = 0;
+        } else {
+            v = wideCounts[at];
+            wideCounts[at] = 0;
+        }
+        return v;
     }
 
     /** Gives an empty slot to an epoch in the window, keeping the queue in epoch order (a straggler goes back). */
@@ -207,14 +256,7 @@ public final class BucketWindow extends CombiningWindow {
     @Override
     protected int safeBadOutcomesLocked() {
         addCounted(takeCountedSuccesses()); // more calls, a margin no smaller
-        // within an epoch calls only grow, and more calls need more bad outcomes to trip: a margin
-        // computed at fewer calls is smaller, so still safe; recompute now and then, and at every epoch
-        long c = Math.max(thresholds.minimumCalls(), calls);
-        if (marginCalls < 0 || c >= marginCalls + Math.max(1, marginCalls >> 3)) {
-            marginCalls = c;
-            marginFailing = thresholds.fewestFailuresTripping(c);
-            marginSlow = thresholds.fewestSlowCallsTripping(c);
-        }
+        refreshMargin();
         long f = marginFailing - 1 - failures;
         long s = marginSlow - 1 - slowCalls;
         return (int) Math.max(-1, Math.min(Integer.MAX_VALUE, Math.min(f, s)));

@@ -186,4 +186,36 @@ class BucketWindowTests {
         assertEquals(WindowCounts.empty(), w.counts());
         assertEquals(5, w.rotationSteps);
     }
+
+    /**
+     * A bucket wider than a minute counts in longs: one of an hour or a day may hold more than
+     * 2^31 - 1 outcomes, and a counter that wrapped would corrupt the window's calls when its
+     * bucket left. (Three billion outcomes are put in by reflection: recording them takes a minute.)
+     */
+    @Test
+    void aWideBucketHoldsMoreThanAnIntAndLeavesExactly() throws ReflectiveOperationException {
+        long minute = 60_000_000_000L;
+        BucketWindow narrow = window(minute, 2, 0.5, 1);
+        java.lang.reflect.Field ints = BucketWindow.class.getDeclaredField("slotCounts");
+        java.lang.reflect.Field longs = BucketWindow.class.getDeclaredField("wideCounts");
+        ints.setAccessible(true);
+        longs.setAccessible(true);
+        assertTrue(ints.get(narrow) != null && longs.get(narrow) == null, "a minute: ints");
+
+        long hour = 60 * minute;
+        BucketWindow w = window(hour, 2, 0.5, 1);
+        assertTrue(ints.get(w) == null && longs.get(w) != null, "an hour: longs");
+        assertFalse(w.recordAt(false, false, 0)); // epoch 0
+        long[] counts = (long[]) longs.get(w);
+        java.lang.reflect.Field calls = BucketWindow.class.getDeclaredField("calls");
+        calls.setAccessible(true);
+        counts[0] += 3_000_000_000L; // three billion more successes in epoch 0's bucket (slot 0)
+        calls.setLong(w, calls.getLong(w) + 3_000_000_000L);
+        assertFalse(w.recordAt(true, false, hour), "epoch 1: 1 failure in 3,000,000,002");
+        clock.set(hour);
+        assertEquals(new WindowCounts(3_000_000_002L, 1, 0), w.counts());
+        clock.set(2 * hour); // epoch 2: epoch 0 leaves with its 3,000,000,001 successes
+        assertEquals(new WindowCounts(1, 1, 0), w.counts());
+        assertTrue(w.recordAt(true, false, 2 * hour), "(2, 2): the rate the window really holds");
+    }
 }
