@@ -41,8 +41,7 @@ import java.lang.invoke.VarHandle;
  * its minimum of calls, and does not hold the condition), a plain success is only counted, in a
  * striped count of the window's own ({@link #countedSuccesses}), which the subclass reads under
  * the lock: a count window learns from it how far the window has moved on. One uncontended
- * compare-and-set, in an object of its own, made when first needed (a time window makes it only
- * once threads collided on it). Each such success is ordered at its count; one that a retired
+ * compare-and-set, in an object of its own, made when first needed. Each such success is ordered at its count; one that a retired
  * window's closed count refuses is applied under the lock as usual, since the window may still
  * decide until the breaker's move to another lands. For a window whose state keeps the order of
  * its outcomes (a count window's ring, {@link #successesKeepOrder}) that is right only while no

@@ -59,7 +59,7 @@ abstract class CombiningWindowFields implements Window {
 
     /**
      * Plain successes taken without the lock; part of the breaker's running counts until retired.
-     * Made by the holder before it first raises the {@code HEALTHY} flag (a time window's only once threads collided on it),
+     * Made by the holder before it first raises the {@code HEALTHY} flag,
      * and read by offers only after they read that flag, which publishes it.
      */
     CountedSuccesses successes;

@@ -61,13 +61,13 @@ public final class BucketWindow extends CombiningWindow {
     private long current;
 
     /**
-     * Per slot, three counters in a row: calls, failures, slow calls; ints for buckets up to
-     * {@link #WIDE_BUCKET_NANOS} wide (null beyond: {@link #wideCounts}).
+     * Per slot, three counters in a row: calls, failures, slow calls; ints until one would pass
+     * 2^31 - 1, then null ({@link #wideCounts} instead).
      */
-    private final int[] slotCounts;
+    private int[] slotCounts;
 
-    /** The same as longs, for wider buckets (null otherwise). */
-    private final long[] wideCounts;
+    /** The same as longs, once a bucket held more than an int counts (null until then). */
+    private long[] wideCounts;
     /**
      * The slots holding outcomes (those with calls), oldest epoch first: a ring queue. A slot's
      * epoch is not kept: every slot holding outcomes has an epoch in the window, the one of its
@@ -94,8 +94,7 @@ public final class BucketWindow extends CombiningWindow {
         this.width = width;
         this.buckets = buckets;
         this.thresholds = thresholds;
-        this.slotCounts = width > WIDE_BUCKET_NANOS ? null : new int[3 * buckets];
-        this.wideCounts = width > WIDE_BUCKET_NANOS ? new long[3 * buckets] : null;
+        this.slotCounts = new int[3 * buckets];
         this.order = new int[buckets];
     }
 
@@ -210,20 +209,32 @@ public final class BucketWindow extends CombiningWindow {
     }
 
     /**
-     * Buckets wider than this (a minute) count in longs: an int counter holds 2^31 - 1 outcomes,
-     * 35 million a second for a whole minute, beyond any one breaker's traffic, and costs half
-     * the bytes (the time-window breaker's budget of 1 KB needs them); a bucket of an hour or a
-     * day could hold more, and a counter that wrapped would corrupt the window's calls when its
-     * bucket left (found by review).
+     * Adds to a bucket's counter. The counters are ints, half the bytes of longs (a time-window
+     * breaker's budget of 1 KB needs them), until one would pass 2^31 - 1: then every counter
+     * moves to longs, once. A bucket of a minute at 36 million outcomes a second, or of an hour
+     * at 600 thousand, gets there; a counter that wrapped would corrupt the window's calls when
+     * its bucket left, and one that wrapped to 0 would read as an empty slot (found by review).
      */
-    static final long WIDE_BUCKET_NANOS = 60_000_000_000L;
-
     private void add(int at, long n) {
         if (wideCounts == null) {
-            slotCounts[at] += (int) n;
-        } else {
-            wideCounts[at] += n;
+            long v = slotCounts[at] + n;
+            if (v <= Integer.MAX_VALUE) {
+                slotCounts[at] = (int) v;
+                return;
+            }
+            widen();
         }
+        wideCounts[at] += n;
+    }
+
+    /** Moves every counter to longs; holder only, once in a window's life. */
+    private void widen() {
+        long[] w = new long[slotCounts.length];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = slotCounts[i];
+        }
+        wideCounts = w;
+        slotCounts = null;
     }
 
     /** Whether a slot holds no outcome (its calls are 0): it is not in the queue. */

@@ -188,33 +188,35 @@ class BucketWindowTests {
     }
 
     /**
-     * A bucket wider than a minute counts in longs: one of an hour or a day may hold more than
-     * 2^31 - 1 outcomes, and a counter that wrapped would corrupt the window's calls when its
-     * bucket left. (Three billion outcomes are put in by reflection: recording them takes a minute.)
+     * A bucket's counters are ints until one would pass 2^31 - 1, then longs: a bucket of an hour
+     * or a day may hold more, and a counter that wrapped would corrupt the window's calls when
+     * its bucket left, or read as an empty slot. (The window is brought near the limit by
+     * reflection: recording two billion outcomes takes a minute.)
      */
     @Test
-    void aWideBucketHoldsMoreThanAnIntAndLeavesExactly() throws ReflectiveOperationException {
-        long minute = 60_000_000_000L;
-        BucketWindow narrow = window(minute, 2, 0.5, 1);
+    void aBucketThatPassesAnIntsCountMovesToLongsAndLeavesExactly() throws ReflectiveOperationException {
+        long hour = 3_600_000_000_000L;
+        BucketWindow w = window(hour, 2, 0.5, 1);
         java.lang.reflect.Field ints = BucketWindow.class.getDeclaredField("slotCounts");
         java.lang.reflect.Field longs = BucketWindow.class.getDeclaredField("wideCounts");
+        java.lang.reflect.Field calls = BucketWindow.class.getDeclaredField("calls");
         ints.setAccessible(true);
         longs.setAccessible(true);
-        assertTrue(ints.get(narrow) != null && longs.get(narrow) == null, "a minute: ints");
-
-        long hour = 60 * minute;
-        BucketWindow w = window(hour, 2, 0.5, 1);
-        assertTrue(ints.get(w) == null && longs.get(w) != null, "an hour: longs");
-        assertFalse(w.recordAt(false, false, 0)); // epoch 0
-        long[] counts = (long[]) longs.get(w);
-        java.lang.reflect.Field calls = BucketWindow.class.getDeclaredField("calls");
         calls.setAccessible(true);
-        counts[0] += 3_000_000_000L; // three billion more successes in epoch 0's bucket (slot 0)
-        calls.setLong(w, calls.getLong(w) + 3_000_000_000L);
-        assertFalse(w.recordAt(true, false, hour), "epoch 1: 1 failure in 3,000,000,002");
-        clock.set(hour);
-        assertEquals(new WindowCounts(3_000_000_002L, 1, 0), w.counts());
-        clock.set(2 * hour); // epoch 2: epoch 0 leaves with its 3,000,000,001 successes
+        assertFalse(w.recordAt(false, false, 0)); // epoch 0, slot 0
+        assertTrue(ints.get(w) != null && longs.get(w) == null, "ints at first");
+        int[] counts = (int[]) ints.get(w);
+        long near = Integer.MAX_VALUE - 2L;
+        counts[0] += (int) (near - 1); // the bucket of epoch 0 holds 2^31 - 3 successes
+        calls.setLong(w, near);
+        for (int i = 0; i < 5; i++) {
+            assertFalse(w.recordAt(false, false, 1), "successes past an int's count");
+        }
+        assertFalse(w.recordAt(true, false, 2)); // a failure, under the lock: what was counted is added
+        assertTrue(ints.get(w) == null && longs.get(w) != null, "longs once a counter passed 2^31 - 1");
+        assertEquals(new WindowCounts(near + 6, 1, 0), w.counts());
+        assertFalse(w.recordAt(true, false, hour), "epoch 1: 2 failures of " + (near + 7));
+        clock.set(2 * hour); // epoch 2: epoch 0 leaves with everything but the failure of epoch 1
         assertEquals(new WindowCounts(1, 1, 0), w.counts());
         assertTrue(w.recordAt(true, false, 2 * hour), "(2, 2): the rate the window really holds");
     }
