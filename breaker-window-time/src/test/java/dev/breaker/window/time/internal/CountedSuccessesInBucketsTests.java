@@ -108,4 +108,27 @@ class CountedSuccessesInBucketsTests {
         assertTrue(w.recordAt(false, false, 0), "(4, 2) is 50% at the minimum: this success trips");
         assertEquals(0, counted(w), "below the minimum no success is only counted: it may be the one that trips");
     }
+
+    /**
+     * A reader of the counts moves the window to a new epoch without an outcome of its own: the
+     * successes then counted at that epoch land in a bucket nobody occupied yet, which must join
+     * the queue of buckets so that it leaves with its epoch (found by mutation testing).
+     */
+    @Test
+    void successesCountedInABucketOnlyAReaderOpenedLeaveWithIt() throws Exception {
+        BucketWindow w = contended(1);
+        w.recordAt(false, false, 0); // epoch 0, under the lock: the minimum is met
+        clock.set(12);
+        assertEquals(new WindowCounts(1, 0, 0), w.counts(), "the reader moves the window to epoch 1");
+        long before = counted(w);
+        for (int i = 0; i < 4; i++) {
+            w.recordAt(false, false, 12);
+        }
+        assertEquals(before + 4, counted(w), "counted at epoch 1, whose bucket holds nothing yet");
+        assertEquals(new WindowCounts(5, 0, 0), w.counts());
+        clock.set(25); // epoch 2: epoch 0 leaves
+        assertEquals(new WindowCounts(4, 0, 0), w.counts());
+        clock.set(35); // epoch 3: epoch 1 leaves with its 4 counted successes
+        assertEquals(new WindowCounts(0, 0, 0), w.counts());
+    }
 }
