@@ -106,16 +106,23 @@ class RejectionSummaryRaceTests {
                 .eventExecutor(Runnable::run)
                 .build();
         AtomicBoolean done = new AtomicBoolean();
-        // the operator's rounds: callers go on until it has made some, so the two overlap however
-        // the threads are scheduled (a fresh-clone CI run saw callers finish before any isolation)
+        // the operator's rounds: callers go on until it has made some and the breaker has rejected
+        // some of their calls, so the two overlap however the threads are scheduled (fresh-clone
+        // CI runs saw callers finish before any isolation, and later an operator make its 300
+        // rounds while no caller ran, ending closed); at most a minute
         java.util.concurrent.atomic.AtomicInteger rounds = new java.util.concurrent.atomic.AtomicInteger();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
         List<Thread> callers = new ArrayList<>();
         for (int t = 0; t < REJECTERS; t++) {
             callers.add(new Thread(() -> {
-                for (int i = 0; i < 100_000 || rounds.get() < 300; i++) {
+                boolean rejectedYet = false;
+                for (int i = 0; i < 100_000 || rounds.get() < 300 || !rejectedYet; i++) {
                     Permit p = b.tryAcquire();
                     if (p.granted()) {
                         p.onSuccess(0);
+                    }
+                    if ((i & 1023) == 0) { // a read of the metrics takes the window's lock: now and then
+                        rejectedYet = b.metrics().rejectedCalls() > 0 || System.nanoTime() > deadline;
                     }
                 }
             }));
