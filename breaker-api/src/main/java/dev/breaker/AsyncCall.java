@@ -96,9 +96,21 @@ final class AsyncCall<T> extends CompletableFuture<T> implements BiConsumer<T, T
         try {
             stage.whenComplete(call);
         } catch (Throwable t) { // a stage that cannot be observed: the outcome will never be known
-            call.accept(null, t);
+            call.unobservable(t);
         }
         return call;
+    }
+
+    /**
+     * The call's stage refused an observer: its outcome will never be known. Like a supplier that
+     * returns null, a fault of the caller's code that says nothing of the dependency, so the
+     * permit is released (no outcome; SPEC rule 12) and this stage fails with the refusal. An
+     * answer the stage gave before it refused stands.
+     */
+    private void unobservable(Throwable refusal) {
+        if (settled.compareAndSet(false, true)) {
+            finish(null, withSuppressed(refusal, releaseQuietly(permit)));
+        }
     }
 
     private static <T> CompletableFuture<T> failed(

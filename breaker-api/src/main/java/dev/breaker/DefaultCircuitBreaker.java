@@ -932,13 +932,11 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         if (!s.sinceKnown) { // the ticker failed when it opened: the cooldown starts at the next good reading
             return s.cooldownNanos;
         }
-        long now;
-        try {
-            now = ticker.read();
-        } catch (RuntimeException e) { // a health check must not fail with the ticker: no time known to have passed
+        Reading clock = Reading.of(ticker);
+        if (!clock.known) { // a health check never fails with the ticker: no time known to have passed
             return s.cooldownNanos;
         }
-        long elapsed = Math.max(0, now - s.since); // as tryAcquire measures it
+        long elapsed = Math.max(0, clock.now - s.since); // as tryAcquire measures it
         return elapsed < s.cooldownNanos ? s.cooldownNanos - elapsed : 0;
     }
 

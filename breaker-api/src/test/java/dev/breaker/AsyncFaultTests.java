@@ -21,6 +21,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -416,10 +417,14 @@ class AsyncFaultTests {
         assertEquals(0, b.metrics().duplicateReports());
     }
 
-    @Test
-    void aStageThatCannotBeObservedFailsTheCallAndFreesTheProbe() {
+    @ParameterizedTest
+    @EnumSource(
+            value = State.class,
+            names = {"CLOSED", "HALF_OPEN"})
+    void aStageThatCannotBeObservedFailsTheCallAndReleasesThePermit(State state) {
         FakeTicker ticker = new FakeTicker();
-        CircuitBreaker b = breaker(State.HALF_OPEN, FailureClassifier.defaults(), ticker);
+        CircuitBreaker b = breaker(state, FailureClassifier.defaults(), ticker);
+        long failedBefore = b.metrics().totalFailures();
         IllegalStateException refusal = new IllegalStateException("no observers, please");
         CompletableFuture<String> hostile = new CompletableFuture<>() {
             @Override
@@ -431,6 +436,12 @@ class AsyncFaultTests {
         CompletableFuture<String> f = b.callAsync(() -> hostile).toCompletableFuture();
         assertSame(refusal, assertThrows(CompletionException.class, f::join).getCause());
         assertEquals(0, b.metrics().probesAdmitted(), "the permit is settled: the outcome can never be known");
+        // released, not failed: the caller's stage broke, the dependency said nothing (a window of
+        // one consecutive failure would have opened, or failed the round)
+        assertEquals(state, b.state());
+        assertEquals(failedBefore, b.metrics().totalFailures());
+        assertEquals(1, b.metrics().totalIgnored());
+        assertTrue(b.tryAcquire().granted(), "the slot came back");
     }
 
     @Test

@@ -91,6 +91,36 @@ class RetryAfterTests {
     }
 
     @Test
+    void aTickerThatThrowsAnErrorOrACheckedExceptionAnswersTheWholeCooldownToo() {
+        java.util.concurrent.atomic.AtomicReference<Throwable> next =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        long[] now = {0};
+        CircuitBreaker b = breaker(() -> {
+            Throwable t = next.getAndSet(null);
+            if (t != null) {
+                throw RetryAfterTests.<RuntimeException>sneaky(t);
+            }
+            return now[0];
+        });
+        b.tryAcquire().onFailure(0, null);
+        assertEquals(State.OPEN, b.state());
+        now[0] = COOLDOWN / 2;
+        for (Throwable t :
+                new Throwable[] {new AssertionError("ticker bug"), new java.io.IOException("checked, thrown sneakily")
+                }) {
+            next.set(t);
+            assertEquals(COOLDOWN, b.retryAfterNanos(), "no time known to have passed: " + t);
+            assertEquals(State.OPEN, b.state());
+        }
+        assertEquals(COOLDOWN - COOLDOWN / 2, b.retryAfterNanos(), "a good reading counts again");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> T sneaky(Throwable t) throws T {
+        throw (T) t;
+    }
+
+    @Test
     void anotherImplementationGetsMinusOneWhenIsolatedAndZeroOtherwise() {
         InvocationHandler forward = (proxy, method, args) -> method.isDefault()
                 ? InvocationHandler.invokeDefault(proxy, method, args)
