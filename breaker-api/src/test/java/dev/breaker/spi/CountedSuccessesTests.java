@@ -245,6 +245,57 @@ class CountedSuccessesTests {
     }
 
     /**
+     * Cells the holder makes when an add asks for them are at the count's stamp, whatever it is:
+     * an add of that stamp is taken at once, one of another is refused. An ask for a full word
+     * alone makes none.
+     */
+    @Test
+    void cellsAskedForAreMadeAtTheCountsStampAndOnlyWhenAsked() throws Exception {
+        CountedSuccesses full = new CountedSuccesses(7);
+        ask(full, "FULL");
+        assertEquals(0, full.sum());
+        assertEquals(null, cells(full), "a full word asks the holder to move its count out, not for cells");
+        for (long stamp : new long[] {0, 7}) {
+            CountedSuccesses c = new CountedSuccesses(stamp);
+            ask(c, "CELLS_WANTED");
+            assertEquals(0, c.sum(), "the holder's sum serves the ask");
+            assertTrue(cells(c) != null, "cells made, at stamp " + stamp + " (a base of 0 too)");
+            assertTrue(c.increment(stamp), "a cell at the count's stamp takes the add");
+            assertFalse(c.increment(stamp + 1), "one of another stamp is refused");
+            assertEquals(1, c.sum());
+            assertEquals(1, c.close());
+        }
+    }
+
+    /**
+     * A count at stamp 0 that has taken nothing holds words of 0 (a time window whose ticker
+     * starts at 0 begins there): a restamp moves them on like any other, base and cells alike.
+     */
+    @Test
+    void aCountAtStampZeroThatTookNothingMovesOnToTheNextStamp() throws Exception {
+        CountedSuccesses bare = new CountedSuccesses(0);
+        bare.restamp(1);
+        assertTrue(bare.increment(1), "the base moved to stamp 1");
+        assertFalse(bare.increment(0));
+        CountedSuccesses withCells = new CountedSuccesses(0);
+        ask(withCells, "CELLS_WANTED");
+        withCells.sum();
+        withCells.restamp(1);
+        assertTrue(withCells.increment(1), "this thread's cell moved to stamp 1");
+        assertFalse(withCells.increment(0));
+        assertEquals(2, bare.sum() + withCells.sum());
+    }
+
+    /** Sets what an add asks of the holder, as a refused one would. */
+    private static void ask(CountedSuccesses c, String what) throws ReflectiveOperationException {
+        Field constant = CountedSuccesses.class.getDeclaredField(what);
+        constant.setAccessible(true);
+        Field asks = CountedSuccesses.class.getDeclaredField("asks");
+        asks.setAccessible(true);
+        asks.setInt(c, asks.getInt(c) | constant.getInt(null));
+    }
+
+    /**
      * A count whose adds have collided at least once, so that it has cells: two threads add until
      * one is refused, then this thread sums, as the holder would.
      */

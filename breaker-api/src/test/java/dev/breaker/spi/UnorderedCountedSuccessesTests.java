@@ -221,6 +221,23 @@ class UnorderedCountedSuccessesTests {
     }
 
     /**
+     * Successes counted at one stamp are in the state before it moves to the next
+     * ({@link CombiningWindow#takeCountedSuccessesMovedTo}): the decision at the outcome that moves
+     * it counts them.
+     */
+    @Test
+    void successesCountedAtAStampAreInTheStateWhenItMovesOn() {
+        Rate w = atTheMargin();
+        for (int i = 0; i < 5; i++) {
+            assertFalse(w.record(false, false), "counted: healthy, at the published stamp");
+        }
+        // (17, 4), then a failure of stamp 1: (18, 5), 27.8%. Without the five counted at stamp
+        // 0 it would be (13, 5), 38.5%: a trip on counts the window never held
+        assertFalse(w.offerAt(CombiningWindow.FAILED, 1));
+        assertEquals(new WindowCounts(18, 5, 0), w.counts());
+    }
+
+    /**
      * A window whose margin is negative (it trips) while it buffers has no budget for anyone and
      * nothing over it: a hold is one hold, not a loop of urgent drains until buffering ends (the
      * third review found one in the first version of the check above).
