@@ -128,6 +128,17 @@ class UnorderedCountedSuccessesTests {
 
     private final CombiningWindowTests.Threads t = new CombiningWindowTests.Threads();
 
+    /** One of the window's flag bits, by name. */
+    static int flag(String name) {
+        try {
+            java.lang.reflect.Field f = CombiningWindow.class.getDeclaredField(name);
+            f.setAccessible(true);
+            return f.getInt(null);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     @AfterEach
     void stop() {
         t.stop();
@@ -149,6 +160,10 @@ class UnorderedCountedSuccessesTests {
             assertFalse(w.record(true, false));
         }
         assertEquals(new WindowCounts(12, 4, 0), w.counts());
+        assertEquals(
+                flag("HEALTHY"),
+                w.flags & (flag("HEALTHY") | flag("URGENT")),
+                "nothing pending over the margin: healthy, so plain successes are counted, and nothing urgent");
         return w;
     }
 
@@ -212,6 +227,7 @@ class UnorderedCountedSuccessesTests {
         CountDownLatch release = new CountDownLatch(1);
         Future<Boolean> moving = w.holdTheLock(t.holder, release, 0, 1);
         assertFalse(w.offerAt(CombiningWindow.FAILED, 0), "within the budget of stamp 0: buffered");
+        assertEquals(0, w.flags & flag("URGENT"), "in its stripe, within the budget the holder gave it: not urgent");
         release.countDown();
         assertFalse(get(moving), "(13, 4) at stamp 1: no trip");
         // in this thread's order its failure comes first: (14, 5), 35.7%, a trip; its success of
