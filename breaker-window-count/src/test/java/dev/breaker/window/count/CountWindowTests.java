@@ -158,6 +158,27 @@ class CountWindowTests {
                 () -> Windows.named("count", Map.of("length", "PT10S")));
     }
 
+    /**
+     * A threshold written as a percentage is the same double as its decimal (rounded once, not
+     * parsed then divided): 11 failures of 1,000 are exactly 1.1%, and trip at the 11th (SPEC rule
+     * 8: at or above), as with 0.011.
+     */
+    @Test
+    void aPercentageThresholdTripsAtExactlyItsRate() {
+        for (String threshold : new String[] {"1.1%", "0.011"}) {
+            Window w = Windows.named(
+                            "count", Map.of("size", "1000", "minimumCalls", "1000", "failureRateThreshold", threshold))
+                    .create(() -> 0);
+            for (int i = 0; i < 989; i++) {
+                assertFalse(w.record(false, false));
+            }
+            for (int i = 1; i <= 10; i++) {
+                assertFalse(w.record(true, false), threshold + ": " + i + " failures of " + (989 + i));
+            }
+            assertTrue(w.record(true, false), threshold + ": 11 failures of 1,000 are 1.1%");
+        }
+    }
+
     /** SPEC worked example: count window of 4, rate 0.5, minimum 4 calls, cooldown 10 s, probes 2. */
     @Test
     void failureRateWorkedExample() {
