@@ -39,7 +39,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * new name is asked for (at most once per {@code evictIdleAfter}) and whenever
  * {@link #evictIdle()} is called (from a scheduler of yours, say). An evicted breaker keeps
  * working for whoever still holds it, but it is no longer the name's breaker: the registry makes
- * a new one the next time the name is asked for. Breakers that are not CLOSED are never evicted.
+ * a new one the next time the name is asked for. A breaker that tripped counts as idle once it
+ * no longer protects anyone: OPEN with its cooldown over, or HALF_OPEN (so a dead host's breaker
+ * gives its open-share place back, SPEC rule 18). An OPEN breaker still cooling down and an
+ * isolated one are never evicted. Idle means no outcome reported: a call in flight longer than
+ * {@code evictIdleAfter} does not keep its breaker, so make it longer than your longest call.
  *
  * <p><b>Watchers</b> ({@link #watch}) hear of every breaker added and removed, for example a
  * metrics binder. A watcher that throws is logged (WARNING, {@code System.Logger}
@@ -255,8 +259,9 @@ public final class BreakerRegistry {
     }
 
     /**
-     * Sweeps now for idle breakers (see the class's note): removes each CLOSED breaker whose
-     * running totals have not moved for at least {@code evictIdleAfter}. Does nothing when
+     * Sweeps now for idle breakers (see the class's note): removes each CLOSED breaker (or one
+     * that tripped and no longer protects anyone) whose running totals have not moved for at
+     * least {@code evictIdleAfter}. Does nothing when
      * eviction is off, or while another thread sweeps.
      *
      * @return how many breakers it removed
@@ -292,8 +297,8 @@ public final class BreakerRegistry {
                 present.add(b);
                 long[] activity = ((DefaultCircuitBreaker) b).activity();
                 Seen last = seen.get(b);
-                if (last == null || !java.util.Arrays.equals(last.activity(), activity) || b.state() != State.CLOSED) {
-                    seen.put(b, new Seen(activity, now)); // moving, or not CLOSED: idle from now at the earliest
+                if (last == null || !java.util.Arrays.equals(last.activity(), activity) || !evictable(b)) {
+                    seen.put(b, new Seen(activity, now)); // moving, or kept whatever: idle from now at the earliest
                 } else if (now - last.at() >= idleNanos && breakers.remove(e.getKey(), b)) {
                     ((DefaultCircuitBreaker) b).leaveCap();
                     present.remove(b);
@@ -308,6 +313,20 @@ public final class BreakerRegistry {
         } finally {
             sweeping.unlock();
         }
+    }
+
+    /**
+     * Whether a breaker that stood still may go: a CLOSED one, and one that tripped but is no
+     * longer protecting anyone, OPEN with its cooldown over (the next call would be a probe) or
+     * HALF_OPEN. Such a breaker of a host nobody calls any more would otherwise keep its place
+     * under the open-share cap for good (an OPEN breaker moves on only when asked, SPEC rule 1),
+     * and with hosts that come and go those places could all be taken by dead ones, suppressing
+     * the trips of live ones. An OPEN breaker still cooling down, and an isolated one (an
+     * operator's choice), are kept.
+     */
+    private static boolean evictable(CircuitBreaker b) {
+        State state = b.state();
+        return state == State.CLOSED || state == State.HALF_OPEN || (state == State.OPEN && b.retryAfterNanos() == 0);
     }
 
     private CircuitBreaker make(String name) {

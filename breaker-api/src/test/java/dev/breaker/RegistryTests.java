@@ -264,6 +264,64 @@ class RegistryTests {
         assertFalse(r.find("open").isPresent());
     }
 
+    /**
+     * A tripped breaker of a host nobody calls any more is evicted once its cooldown is over and
+     * it has stood still for the idle time, and gives its open-share place back (SPEC rule 18):
+     * otherwise it would stay OPEN, unasked, for good, and the cap would suppress the trips of
+     * the hosts still called.
+     */
+    @Test
+    void aTrippedBreakerNobodyCallsGivesItsPlaceBackOnceItsCooldownIsOver() {
+        List<String> seen = new ArrayList<>();
+        BreakerRegistry r = BreakerRegistry.builder()
+                .defaults(defaults)
+                .ticker(ticker)
+                .evictIdleAfter(Duration.ofNanos(100))
+                .maxOpenShare(0.5)
+                .build();
+        CircuitBreaker gone = r.breaker("gone");
+        CircuitBreaker live = r.breaker("live");
+        for (int i = 0; i < 2; i++) {
+            gone.tryAcquire().onFailure(0, null);
+        }
+        assertEquals(State.OPEN, gone.state(), "the one place of 2 breakers at 50%");
+        for (int i = 0; i < 2; i++) {
+            live.tryAcquire().onFailure(0, null);
+        }
+        assertEquals(State.CLOSED, live.state(), "the cap is full: the trip is suppressed");
+        r.evictIdle();
+        ticker.advance(1_000);
+        live.tryAcquire().release(); // live is called (a released call is counted too): it moves, and stays
+        assertEquals(0, r.evictIdle(), "gone is still cooling down: kept");
+        ticker.advance(Duration.ofSeconds(5).toNanos());
+        assertEquals(State.OPEN, gone.state(), "nobody asked: still OPEN");
+        live.tryAcquire().release();
+        // it stood still since the sweep before (5 s ago, more than the idle time), and now no
+        // longer protects anyone: evicted
+        assertEquals(1, r.evictIdle());
+        assertFalse(r.find("gone").isPresent());
+        assertTrue(r.find("live").isPresent());
+        live.tryAcquire().onFailure(0, null);
+        assertEquals(State.OPEN, live.state(), "the place came back: live trips on its next failure");
+    }
+
+    /** A HALF_OPEN breaker whose probe never reported protects nobody either: idle, it goes. */
+    @Test
+    void aHalfOpenBreakerThatStoodStillIsEvicted() {
+        List<String> seen = new ArrayList<>();
+        BreakerRegistry r = evicting(seen);
+        CircuitBreaker b = r.breaker("b");
+        b.tryAcquire().onFailure(0, null);
+        b.tryAcquire().onFailure(0, null);
+        ticker.advance(Duration.ofSeconds(5).toNanos());
+        assertTrue(b.tryAcquire().granted(), "a probe, whose call never ends");
+        assertEquals(State.HALF_OPEN, b.state());
+        r.evictIdle(); // first seen standing still
+        ticker.advance(100);
+        assertEquals(1, r.evictIdle());
+        assertEquals(List.of("+b", "-b"), seen);
+    }
+
     @Test
     void askingForANewNameSweepsAtMostOncePerIdleTime() {
         List<String> seen = new ArrayList<>();
