@@ -94,13 +94,20 @@ import org.slf4j.LoggerFactory;
  *       the record itself and adds what it found to the breaker's current record (making one if
  *       needed, and repeating should that one be retired meanwhile). Either way no rejection is lost
  *       or counted twice.
+ *   <li><b>Forgetting a breaker that went quiet.</b> A record that saw no rejection for a whole
+ *       interval after its own ended (its breaker was removed from a registry or evicted while
+ *       OPEN, or shed calls while ramping up and then closed for good, with no transition to
+ *       tell) is written and forgotten the same way, removed, retired, then emptied, by a sweep
+ *       over the records. The sweep is claimed like an interval, at most once per interval, by a
+ *       thread that made a new record: the map holds only the breakers with rejections in about
+ *       the last two intervals, however many come and go.
  * </ol>
  *
  * <p>A rejection decided in one state can reach this observer after the event that ended that state
  * was logged (the observer runs on the rejecting thread, the event on whichever thread delivers
  * it). It is then counted in the breaker's next summary, with its state named there, rather than
  * lost. Calls shed by a ramp-up that ends without a transition likewise wait for the next summary
- * or transition of that breaker.
+ * or transition of that breaker, or for the sweep that forgets it.
  *
  * <p><b>Failures.</b> The logger adds no failure of its own: it formats nothing that can throw and
  * holds no lock. What the logging backend or an injected ticker throws propagates to the breaker,
@@ -129,6 +136,10 @@ public final class Slf4jEventLogger implements BreakerListener, CallObserver {
     private final long intervalNanos;
     private final Ticker ticker;
     private final ConcurrentHashMap<String, Rejections> rejections = new ConcurrentHashMap<>();
+    /** When the next sweep for quiet records may run, once {@link #sweepArmed}. */
+    private final AtomicLong sweepDue = new AtomicLong();
+
+    private volatile boolean sweepArmed;
 
     private Slf4jEventLogger(Logger log, Duration interval, Ticker ticker) {
         this.log = log;
@@ -196,6 +207,7 @@ public final class Slf4jEventLogger implements BreakerListener, CallObserver {
         }
         if (r == null) { // this thread made the record: its interval begins now, nothing is due
             r = made;
+            forgetQuiet(now); // the map grew: the records of breakers that went quiet may go
         } else {
             long due = r.due.get();
             if (now - due >= 0 && r.due.compareAndSet(due, now + intervalNanos)) {
@@ -205,6 +217,34 @@ public final class Slf4jEventLogger implements BreakerListener, CallObserver {
         r.counts.incrementAndGet(slot);
         if (r.retired) {
             rescue(name, r, now);
+        }
+    }
+
+    /**
+     * Writes and forgets the records that saw no rejection for a whole interval after theirs
+     * ended (see the class comment): at most one sweep per interval, by the thread that made a
+     * record and claims the sweep.
+     */
+    private void forgetQuiet(long now) {
+        if (!sweepArmed) { // the first record: the first sweep is due one interval from now
+            sweepArmed = true;
+            sweepDue.set(now + intervalNanos);
+            return;
+        }
+        long due = sweepDue.get();
+        if (now - due < 0 || !sweepDue.compareAndSet(due, now + intervalNanos)) {
+            return;
+        }
+        for (java.util.Map.Entry<String, Rejections> e : rejections.entrySet()) {
+            Rejections r = e.getValue();
+            long ends = r.due.get();
+            // claimed as a summary claims an interval, so no rejecting thread writes it too
+            if (now - ends >= intervalNanos && r.due.compareAndSet(ends, now + intervalNanos)) {
+                if (rejections.remove(e.getKey(), r)) {
+                    r.retired = true; // after the removal, before the emptying, as for a breaker that closed
+                }
+                summarize(e.getKey(), r, now - (ends - intervalNanos));
+            }
         }
     }
 

@@ -91,6 +91,63 @@ class RejectionSummaryRaceTests {
         assertTrue(log.trackedBreakers() <= 1);
     }
 
+    /**
+     * Breakers that go quiet and come back, each round another few of them: the records that
+     * rejecters make run the sweeps that forget quiet ones, while other rejecters count into them
+     * (a retired record's count is moved to the breaker's new one). Every rejection is in exactly
+     * one summary or still pending.
+     */
+    @Test
+    void sweepsOfQuietBreakersRacingRejectersCountEveryRejectionOnce() throws Exception {
+        ManualTicker ticker = new ManualTicker(Long.MAX_VALUE - ROUNDS * INTERVAL / 2); // wraps midway
+        CapturedLog captured = new CapturedLog();
+        Slf4jEventLogger log = Slf4jEventLogger.builder()
+                .logger(captured)
+                .ticker(() -> {
+                    Thread.yield(); // between a rejecter's lookup and its count: lets a sweep in
+                    return ticker.read();
+                })
+                .rejectionSummaryInterval(Duration.ofNanos(INTERVAL))
+                .build();
+        int names = 7;
+        CircuitBreaker[] breakers = new CircuitBreaker[names];
+        for (int n = 0; n < names; n++) {
+            breakers[n] = CircuitBreaker.builder("quiet-" + n).build(); // only their names are used
+        }
+        CyclicBarrier start = new CyclicBarrier(REJECTERS, () -> ticker.advance(INTERVAL));
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (int t = 0; t < REJECTERS; t++) {
+            int offset = t;
+            threads.add(new Thread(() -> {
+                try {
+                    for (int r = 0; r < ROUNDS; r++) {
+                        start.await(30, TimeUnit.SECONDS);
+                        // each round two of the seven names: each is quiet for a few intervals, then back
+                        CircuitBreaker b = breakers[(r * 2 + offset % 2) % names];
+                        for (int i = 0; i < PER_ROUND; i++) {
+                            log.onRejected(b, State.OPEN);
+                        }
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join(TimeUnit.MINUTES.toMillis(2));
+        }
+        assertEquals(List.of(), failures);
+        long pending = 0;
+        for (CircuitBreaker b : breakers) {
+            pending += log.pendingRejections(b.name());
+        }
+        assertEquals((long) REJECTERS * ROUNDS * PER_ROUND, captured.summarised() + pending);
+        assertTrue(log.trackedBreakers() <= names);
+        assertTrue(captured.summaries().size() > ROUNDS / 2, "the sweeps wrote the quiet ones as they went");
+    }
+
     @Test
     void aRealBreakerFloodedByRacingCallersWhileItOpensAndCloses() throws Exception {
         CapturedLog captured = new CapturedLog();

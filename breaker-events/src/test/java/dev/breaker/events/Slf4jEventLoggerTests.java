@@ -252,6 +252,51 @@ class Slf4jEventLoggerTests {
         assertEquals(b.metrics().rejectedCalls(), written + captured.summarised(), "every rejection written");
     }
 
+    /**
+     * A breaker removed from its registry while OPEN (or evicted, or one whose ramp shed calls and
+     * then closed) never has a transition to tell the logger: its record is written and forgotten
+     * by the sweep a later new record runs, once it saw no rejection for a whole interval after
+     * its own ended.
+     */
+    @Test
+    void aBreakerThatWentQuietWithoutATransitionIsWrittenAndForgotten() {
+        CircuitBreaker gone = breaker("gone");
+        trip(gone);
+        reject(gone, 2);
+        assertEquals(1, log.trackedBreakers());
+        ticker.advance(20 * SECOND);
+        CircuitBreaker other = breaker("other");
+        trip(other);
+        captured.clear();
+        reject(other, 1);
+        assertEquals(List.of("breaker 'gone' rejected 2 calls in the last 20.0 s (state OPEN)"), captured.texts());
+        assertEquals(1, log.trackedBreakers(), "only the breaker still rejecting");
+        assertEquals(0, log.pendingRejections("gone"));
+        assertEquals(1, log.pendingRejections("other"));
+        reject(gone, 1);
+        assertEquals(1, log.pendingRejections("gone"), "rejecting again, it is tracked again");
+    }
+
+    /** Breakers that come and go (one per host, say) leave only the recent ones behind. */
+    @Test
+    void breakersThatComeAndGoLeaveOnlyTheRecentOnesBehind() {
+        long rejected = 0;
+        for (int i = 0; i < 200; i++) {
+            CircuitBreaker b = breaker("host-" + i);
+            trip(b);
+            reject(b, 3);
+            rejected += 3;
+            ticker.advance(5 * SECOND);
+            assertTrue(
+                    log.trackedBreakers() <= 6, "at most the last few intervals' breakers: " + log.trackedBreakers());
+        }
+        long pending = 0;
+        for (int i = 0; i < 200; i++) {
+            pending += log.pendingRejections("host-" + i);
+        }
+        assertEquals(rejected, captured.summarised() + pending, "every rejection written or pending, once");
+    }
+
     @Test
     void aBurstThatEndsWithTheCooldownIsWrittenAtTheProbe() {
         CircuitBreaker b = breaker("payments");
