@@ -59,7 +59,11 @@ final class BreakerMeters {
         try {
             m.registerAll(registry, common.and(MeterNames.TAG_NAME, breaker.name()));
         } catch (RuntimeException | Error e) {
-            m.remove(registry);
+            try {
+                m.remove(registry);
+            } catch (RuntimeException alsoFailed) {
+                e.addSuppressed(alsoFailed);
+            }
             throw e;
         }
         return m;
@@ -155,12 +159,26 @@ final class BreakerMeters {
 
     /**
      * Removes every meter registered for this breaker; removing one already gone does nothing.
+     * Each is tried even when removing another throws (a meter registry's removal listener, say):
+     * the first failure is thrown after, the others suppressed in it.
      * Called once: the caller drops this object afterwards. (Micrometer removes by id, so a second
      * call could remove another breaker's meters registered under the same name since.)
      */
     void remove(MeterRegistry registry) {
+        RuntimeException first = null;
         for (Meter meter : meters) {
-            registry.remove(meter);
+            try {
+                registry.remove(meter);
+            } catch (RuntimeException e) { // a removal listener that throws: the other meters go all the same
+                if (first == null) {
+                    first = e;
+                } else if (first != e) {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
         }
     }
 

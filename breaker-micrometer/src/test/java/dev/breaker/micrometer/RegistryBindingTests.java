@@ -71,6 +71,27 @@ class RegistryBindingTests {
         assertEquals(0.0, Meters.calls(meters, "payments", "success"), "the new breaker's, not the old one's");
     }
 
+    /**
+     * A meter registry whose removal listener throws: every meter of the removed breaker goes all
+     * the same (none is left holding the breaker, nor read by the name's next breaker's series).
+     */
+    @Test
+    void aRemovalListenerThatThrowsLeavesNoMeterOfTheRemovedBreaker() {
+        java.util.concurrent.atomic.AtomicInteger told = new java.util.concurrent.atomic.AtomicInteger();
+        meters.config().onMeterRemoved(m -> {
+            told.incrementAndGet();
+            throw new IllegalStateException("listener bug");
+        });
+        BreakerRegistry registry = registry();
+        new BreakerMeterBinder(registry).bindTo(meters);
+        registry.breaker("payments");
+        registry.breaker("orders");
+        assertTrue(registry.remove("payments")); // the registry logs the watcher's failure
+        Meters.assertUnbound(meters, "payments");
+        Meters.assertBound(meters, "orders");
+        assertTrue(told.get() > 1, "every meter's removal was tried: " + told.get());
+    }
+
     @Test
     void anEvictedBreakersMetersAreRemoved() {
         BreakerRegistry registry = BreakerRegistry.builder()
