@@ -11,7 +11,10 @@ import java.util.function.Function;
 /**
  * Finds one provider by name through {@link ServiceLoader}, loudly: a name taken by two providers
  * and an unknown name are both {@link IllegalArgumentException}s that say what was found. There
- * is no fallback, because a breaker silently built without its window would protect nothing.
+ * is no fallback, because a breaker silently built without its window would protect nothing. A
+ * broken provider on the path (a stale service entry, a class that is missing or whose
+ * constructor throws, a {@code name()} that throws or is null) cannot be the one asked for: it is
+ * passed over, and named in the error when the name asked for is not found.
  */
 public final class Discovery {
 
@@ -19,6 +22,9 @@ public final class Discovery {
     private static final Map<String, Map<String, String>> KNOWN_MODULES = Map.of(
             "window", Map.of("count", "breaker-window-count", "time", "breaker-window-time"),
             "half-open policy", Map.of("exponential", "breaker-halfopen"));
+
+    /** Broken providers listed at most: a loader that fails on every entry still ends. */
+    private static final int MAX_BROKEN = 16;
 
     private Discovery() {}
 
@@ -65,14 +71,37 @@ public final class Discovery {
      */
     static <P> P choose(Iterable<P> providers, String kind, String name, Function<? super P, String> nameOf) {
         Map<String, List<P>> byName = new TreeMap<>();
-        for (P provider : providers) {
-            byName.computeIfAbsent(nameOf.apply(provider), n -> new ArrayList<>(1))
-                    .add(provider);
+        List<String> broken = new ArrayList<>();
+        java.util.Iterator<P> it = providers.iterator();
+        while (broken.size() < MAX_BROKEN) {
+            P provider;
+            try {
+                if (!it.hasNext()) {
+                    break;
+                }
+                provider = it.next();
+            } catch (
+                    java.util.ServiceConfigurationError e) { // a stale entry, a class missing, a constructor that threw
+                broken.add(e.getMessage());
+                continue; // the loader goes on to the next entry
+            }
+            String n;
+            try {
+                n = nameOf.apply(provider);
+            } catch (RuntimeException e) {
+                broken.add(provider.getClass().getName() + ": its name() threw " + e);
+                continue;
+            }
+            if (n == null) {
+                broken.add(provider.getClass().getName() + ": its name() is null");
+                continue;
+            }
+            byName.computeIfAbsent(n, k -> new ArrayList<>(1)).add(provider);
         }
         List<P> found = byName.get(name);
         if (found == null) {
-            throw new IllegalArgumentException(
-                    "no " + kind + " named '" + name + "'; found: " + byName.keySet() + hint(kind, name));
+            throw new IllegalArgumentException("no " + kind + " named '" + name + "'; found: " + byName.keySet()
+                    + hint(kind, name) + (broken.isEmpty() ? "" : "; providers on the path that failed: " + broken));
         }
         if (found.size() > 1) {
             List<String> classes = new ArrayList<>();

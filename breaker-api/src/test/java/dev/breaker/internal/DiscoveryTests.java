@@ -130,8 +130,85 @@ class DiscoveryTests {
         assertTrue(e.getMessage().endsWith("; remove all but one from the path"), e.getMessage());
     }
 
+    /**
+     * A broken provider on the path (a stale service entry whose class is missing, a provider
+     * whose name() is null or throws) is passed over: the one asked for is still found, and an
+     * unknown name's error names the broken ones, an IllegalArgumentException as any other.
+     */
+    @Test
+    void brokenProvidersArePassedOverAndNamedWhenTheNameIsNotFound() {
+        WindowProvider good = new ConsecutiveWindowProvider();
+        WindowProvider nameless = new Impostor() {
+            @Override
+            public String name() {
+                return null;
+            }
+        };
+        WindowProvider throwing = new Impostor() {
+            @Override
+            public String name() {
+                throw new IllegalStateException("no name today");
+            }
+        };
+        Iterable<WindowProvider> path = () -> new java.util.Iterator<>() {
+            private int at;
+
+            @Override
+            public boolean hasNext() {
+                return at < 4;
+            }
+
+            @Override
+            public WindowProvider next() {
+                switch (at++) {
+                    case 0:
+                        throw new java.util.ServiceConfigurationError(
+                                "dev.breaker.spi.WindowProvider: Provider com.example.Gone not found");
+                    case 1:
+                        return nameless;
+                    case 2:
+                        return throwing;
+                    default:
+                        return good;
+                }
+            }
+        };
+        assertTrue(Discovery.choose(path, "window", "consecutive", WindowProvider::name) == good);
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> Discovery.choose(path, "window", "count", WindowProvider::name));
+        assertTrue(e.getMessage().startsWith("no window named 'count'; found: [consecutive]"), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .contains("providers on the path that failed: [dev.breaker.spi.WindowProvider:"
+                                + " Provider com.example.Gone not found, "),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("its name() is null"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("its name() threw java.lang.IllegalStateException: no name today"),
+                e.getMessage());
+    }
+
+    /** A loader that fails on every entry still ends, with what it could list. */
+    @Test
+    void aLoaderThatNeverStopsFailingEnds() {
+        Iterable<WindowProvider> broken = () -> new java.util.Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return true;
+            }
+
+            @Override
+            public WindowProvider next() {
+                throw new java.util.ServiceConfigurationError("broken");
+            }
+        };
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Discovery.choose(broken, "window", "consecutive", WindowProvider::name));
+    }
+
     /** A second provider claiming the built-in's name. */
-    private static final class Impostor implements WindowProvider {
+    private static class Impostor implements WindowProvider {
         @Override
         public String name() {
             return "consecutive";
