@@ -111,10 +111,17 @@ final class Bins {
         long t = from;
         while (t < to) {
             int bin = (int) (t / width - first);
-            long end = Math.min(to, (first + bin + 1) * width);
+            long end = Math.min(
+                    to, saturatedAdd((first + bin) * width, width)); // the last bin may end past Long.MAX_VALUE
             sums[series][bin] += (end - t) / 1e6;
             t = end;
         }
+    }
+
+    /** {@code a + b} for {@code b >= 0}, or {@link Long#MAX_VALUE} where it would overflow. */
+    static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return sum < a ? Long.MAX_VALUE : sum;
     }
 
     long count(int series, int bin) {

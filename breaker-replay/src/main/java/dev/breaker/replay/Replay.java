@@ -99,8 +99,9 @@ public final class Replay {
             return EXIT_TRACE;
         }
         if (arguments.svg() != null) {
+            String picture = SvgChart.draw(traceName, result); // drawn first: a file already there is kept until then
             try (Writer w = Files.newBufferedWriter(arguments.svg(), StandardCharsets.UTF_8)) {
-                w.write(SvgChart.draw(traceName, result));
+                w.write(picture);
             } catch (IOException e) {
                 err.println("breaker-replay: cannot write " + arguments.svg() + " (" + oneLine(e) + ")");
                 return EXIT_OUTPUT;

@@ -118,7 +118,17 @@ final class Svg {
                 case '>' -> e.append("&gt;");
                 case '&' -> e.append("&amp;");
                 case '"' -> e.append("&quot;");
-                default -> e.append(c < 0x20 ? ' ' : c);
+                default -> {
+                    if (Character.isHighSurrogate(c)
+                            && i + 1 < text.length()
+                            && Character.isLowSurrogate(text.charAt(i + 1))) {
+                        e.append(c).append(text.charAt(++i)); // a whole pair
+                    } else if (Character.isSurrogate(c) || c == '\uFFFE' || c == '\uFFFF') {
+                        e.append('\uFFFD'); // not a character XML or UTF-8 can hold
+                    } else {
+                        e.append(c < 0x20 ? ' ' : c);
+                    }
+                }
             }
         }
         return e.toString();

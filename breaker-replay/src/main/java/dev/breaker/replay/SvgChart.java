@@ -57,7 +57,7 @@ final class SvgChart {
 
         int used = Math.max(bins.used(), 1);
         long start = bins.start();
-        long end = start + used * bins.width();
+        long end = Bins.saturatedAdd(start, used * bins.width()); // times near Long.MAX_VALUE (the year 2262) fit
         double xScale = plotWidth / (double) (end - start);
         boolean relative = start / 1e9 >= SECONDS_SHOWN_AS_IS;
         long origin = relative ? (result.firstNanos() < 0 ? 0 : result.firstNanos()) : 0;
@@ -251,6 +251,12 @@ final class SvgChart {
         }
         int head = (most - 1) / 2;
         int tail = most - 1 - head;
+        if (Character.isHighSurrogate(text.charAt(head - 1))) {
+            head--; // never half a character: a lone surrogate cannot be written as UTF-8
+        }
+        if (Character.isLowSurrogate(text.charAt(text.length() - tail))) {
+            tail--;
+        }
         return text.substring(0, head) + "\u2026" + text.substring(text.length() - tail);
     }
 
@@ -274,19 +280,32 @@ final class SvgChart {
         }
     }
 
+    /** Ticks drawn at most on the time axis (about 14 are asked for): a bound, whatever the arithmetic. */
+    private static final int MAX_TICKS = 64;
+
     private static void timeTicks(
             Svg svg, long start, long end, long origin, double xScale, int axisY, int gridTop, int plotWidth) {
         double unit = unitNanos(end - start);
         double step = Ticks.step((end - start) / unit, 14) * unit;
-        double first = Math.ceil((start - origin) / step) * step + origin;
-        for (double t = first; t <= end + step * 1e-9; t += step) {
-            double x = LEFT + (t - start) * xScale;
+        // in offsets from the origin and from the start (differences of longs, exact), the ticks
+        // counted: an absolute time near 1.7e18 ns (epoch milliseconds) moves a double in steps of
+        // 256 ns, and a step of 100 ns added to it never moved it on
+        double from = start - origin;
+        double span = end - start;
+        long firstTick = (long) Math.ceil(from / step);
+        for (int i = 0; i <= MAX_TICKS; i++) {
+            double t = (firstTick + i) * step; // from the origin
+            double offset = t - from; // from the start
+            if (offset > span + step * 1e-9) {
+                break;
+            }
+            double x = LEFT + offset * xScale;
             if (x < LEFT - 0.5 || x > LEFT + plotWidth + 0.5) {
                 continue;
             }
             svg.line(x, gridTop, x, axisY, "#000000", 0.08);
             svg.line(x, axisY, x, axisY + 6, "#555555");
-            svg.text(x, axisY + 20, 12, "middle", "normal", Ticks.label((t - origin) / unit, step / unit));
+            svg.text(x, axisY + 20, 12, "middle", "normal", Ticks.label(t / unit, step / unit));
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.breaker.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -162,6 +163,60 @@ class SvgChartTests {
             assertTrue(labels.size() >= 2, trace + ": " + labels);
             assertEquals(labels.size(), labels.stream().distinct().count(), trace + ": " + labels);
         }
+    }
+
+    /**
+     * Traces in epoch milliseconds whose calls all fall within a microsecond or a few: the axis is
+     * drawn in offsets from the first call (a tick added to an absolute time near 1.7e18 ns never
+     * moved it on, and the drawing never ended), every label its own, none missing.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(30)
+    void aTraceInEpochMillisecondsWithinAMicrosecondIsDrawnAndEnds() throws Exception {
+        for (String trace : List.of(
+                "time_ms,outcome\n1700000000000,failure\n",
+                "time_ms,outcome\n1700000000000,failure\n1700000000000,success\n",
+                "time_ms,outcome\n1700000000000,failure\n1700000000000.003,success\n")) {
+            List<String> labels = timeLabels(parse(drawOwn(trace, "c.properties")));
+            assertTrue(labels.size() >= 2, trace + ": " + labels);
+            assertTrue(labels.size() <= 30, trace + ": " + labels);
+            assertEquals(labels.size(), labels.stream().distinct().count(), trace + ": " + labels);
+            assertEquals(0.0, Double.parseDouble(labels.get(0)), trace + ": the first call is the origin: " + labels);
+        }
+    }
+
+    /** Times the reader accepts, up to the largest a long holds in nanoseconds (the year 2262), are drawn. */
+    @Test
+    void timesNearTheLargestALongHoldsAreDrawn() throws Exception {
+        String svg = drawOwn("time_ms,outcome\n9223372036000,success\n9223372036853.999999,success\n", "c.properties");
+        assertTrue(timeLabels(parse(svg)).size() >= 2);
+    }
+
+    /**
+     * A long config name of characters outside the basic plane is shortened without cutting one
+     * in half (a lone surrogate cannot be written as UTF-8: the picture was left half written);
+     * one already broken in a name, and the two non-characters, are replaced.
+     */
+    @Test
+    void aLongNameOfEmojiIsShortenedWithoutSplittingOne() throws Exception {
+        String longName = "a" + "\uD83D\uDE00".repeat(40) + ".properties";
+        Document d = parse(drawOwn("time_ms,outcome\n0,failure\n1,failure\n2,success\n", longName));
+        NodeList texts = d.getElementsByTagNameNS("*", "tspan");
+        boolean shortened = false;
+        for (int i = 0; i < texts.getLength(); i++) {
+            String t = texts.item(i).getTextContent();
+            for (int c = 0; c < t.length(); c++) {
+                char ch = t.charAt(c);
+                if (Character.isHighSurrogate(ch)) {
+                    assertTrue(c + 1 < t.length() && Character.isLowSurrogate(t.charAt(++c)), t);
+                } else {
+                    assertFalse(Character.isLowSurrogate(ch), t);
+                }
+            }
+            shortened |= t.contains("\u2026");
+        }
+        assertTrue(shortened, "the name was shortened");
+        assertEquals("a\uFFFDb\uFFFDc\uFFFD\uD83D\uDE00", Svg.escape("a\uD83Db\uFFFEc\uDE00\uD83D\uDE00"));
     }
 
     /**
