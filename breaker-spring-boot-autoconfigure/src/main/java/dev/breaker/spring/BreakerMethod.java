@@ -24,8 +24,24 @@ import org.springframework.util.ReflectionUtils;
 final class BreakerMethod {
 
     /** Return types whose outcome arrives later than the return, which the breaker cannot judge on return. */
-    private static final List<String> UNSUPPORTED_ASYNC =
-            List.of("org.reactivestreams.Publisher", "java.util.concurrent.Flow$Publisher");
+    /**
+     * Types whose outcome arrives after the method returns, by name (none of their libraries is a
+     * dependency): Reactive Streams and JDK publishers (Reactor's {@code Mono} and {@code Flux}
+     * among them), RxJava 2 and 3 sources, Kotlin's {@code Deferred} and {@code Flow}.
+     */
+    private static final java.util.Set<String> UNSUPPORTED_ASYNC = java.util.Set.of(
+            "org.reactivestreams.Publisher",
+            "java.util.concurrent.Flow$Publisher",
+            "io.reactivex.SingleSource",
+            "io.reactivex.MaybeSource",
+            "io.reactivex.CompletableSource",
+            "io.reactivex.ObservableSource",
+            "io.reactivex.rxjava3.core.SingleSource",
+            "io.reactivex.rxjava3.core.MaybeSource",
+            "io.reactivex.rxjava3.core.CompletableSource",
+            "io.reactivex.rxjava3.core.ObservableSource",
+            "kotlinx.coroutines.Deferred",
+            "kotlinx.coroutines.flow.Flow");
 
     final Method method;
     final String name;
@@ -189,15 +205,26 @@ final class BreakerMethod {
         return sub.getName().equals(sup.getName()) && Arrays.equals(sub.getParameterTypes(), sup.getParameterTypes());
     }
 
+    /**
+     * Whether the type or any of its supertypes, interfaces of interfaces included, is one of
+     * {@link #UNSUPPORTED_ASYNC} (Reactor's {@code Mono} reaches {@code Publisher} only through
+     * {@code CorePublisher}: the interfaces a class declares are not enough).
+     */
     private static boolean unsupportedAsync(Class<?> type) {
-        for (String name : UNSUPPORTED_ASYNC) {
-            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-                if (ClassUtils.getAllInterfacesForClassAsSet(c).stream()
-                                .anyMatch(i -> i.getName().equals(name))
-                        || c.getName().equals(name)) {
-                    return true;
-                }
+        java.util.ArrayDeque<Class<?>> toSee = new java.util.ArrayDeque<>(List.of(type));
+        java.util.Set<Class<?>> seen = new java.util.HashSet<>();
+        while (!toSee.isEmpty()) {
+            Class<?> c = toSee.pop();
+            if (!seen.add(c)) {
+                continue;
             }
+            if (UNSUPPORTED_ASYNC.contains(c.getName())) {
+                return true;
+            }
+            if (c.getSuperclass() != null) {
+                toSee.push(c.getSuperclass());
+            }
+            toSee.addAll(Arrays.asList(c.getInterfaces()));
         }
         return false;
     }

@@ -312,6 +312,22 @@ class AnnotationTests {
         }
     }
 
+    /** As Reactor's CorePublisher: a Publisher only through another interface. */
+    interface CorePublisherLike<T> extends java.util.concurrent.Flow.Publisher<T> {}
+
+    /** As Reactor's Mono: declares only the interface above. */
+    static final class MonoLike<T> implements CorePublisherLike<T> {
+        @Override
+        public void subscribe(java.util.concurrent.Flow.Subscriber<? super T> subscriber) {}
+    }
+
+    static class PublisherThroughAnotherInterface {
+        @Breaker("x")
+        public MonoLike<String> call() {
+            return new MonoLike<>();
+        }
+    }
+
     static class BlankName {
         @Breaker(" ")
         public String call() {
@@ -355,6 +371,12 @@ class AnnotationTests {
                         .rootCause()
                         .hasMessageContaining("AnnotationTests$FutureReturn.call()")
                         .hasMessageContaining("returns java.util.concurrent.Future"));
+        runner.withBean(PublisherThroughAnotherInterface.class)
+                .run(context -> assertThat(context.getStartupFailure())
+                        .rootCause()
+                        .hasMessageContaining("AnnotationTests$PublisherThroughAnotherInterface.call()")
+                        .hasMessageContaining("returns dev.breaker.spring.AnnotationTests$MonoLike")
+                        .hasMessageContaining("whose outcome arrives after the method returns"));
         runner.withBean(BlankName.class)
                 .run(context -> assertThat(context.getStartupFailure())
                         .rootCause()
