@@ -49,7 +49,7 @@ public class BreakerAutoConfiguration {
             Environment environment,
             ObjectProvider<BreakerListener> listeners,
             ObjectProvider<CallObserver> observers) {
-        Map<String, String> keys = properties.toProperties();
+        Map<String, String> keys = properties.toProperties(environment);
         BreakerRegistry.Builder builder;
         try {
             builder = BreakerRegistry.builder(keys);

@@ -83,10 +83,26 @@ public class BreakerProperties {
      * @return a new sorted map
      */
     public Map<String, String> toProperties() {
+        return toProperties(null);
+    }
+
+    /**
+     * {@link #toProperties()}, each list bound whole from the environment, as Spring binds a list:
+     * from the highest source that has it, whose list (or comma-separated value) replaces the
+     * others' whole. The map Spring binds into takes each element from whichever source has it,
+     * so a command-line value left a YAML list in place, and a profile's shorter list kept the
+     * tail of the one it overrides.
+     *
+     * @param environment where the keys came from, or null to join the bound elements as they are
+     * @return a new sorted map
+     */
+    public Map<String, String> toProperties(org.springframework.core.env.Environment environment) {
+        org.springframework.boot.context.properties.bind.Binder binder =
+                environment == null ? null : org.springframework.boot.context.properties.bind.Binder.get(environment);
         Map<String, String> all = new TreeMap<>();
-        put(all, "breaker.defaults.", defaults);
-        put(all, "breaker.instances.", instances);
-        put(all, "breaker.registry.", registry);
+        put(all, "breaker.defaults.", defaults, binder);
+        put(all, "breaker.instances.", instances, binder);
+        put(all, "breaker.registry.", registry, binder);
         return all;
     }
 
@@ -97,7 +113,11 @@ public class BreakerProperties {
      * wins, once per spelling; such a key is put once, as for any other Spring property (two
      * spellings with different values are both put, and the properties format refuses them).
      */
-    private static void put(Map<String, String> all, String prefix, Map<String, String> values) {
+    private static void put(
+            Map<String, String> all,
+            String prefix,
+            Map<String, String> values,
+            org.springframework.boot.context.properties.bind.Binder binder) {
         Map<String, TreeMap<Integer, String>> lists = new TreeMap<>();
         Map<String, String> seen = new HashMap<>();
         for (Map.Entry<String, String> e : values.entrySet()) {
@@ -113,7 +133,26 @@ public class BreakerProperties {
                 all.put(prefix + e.getKey(), e.getValue());
             }
         }
-        lists.forEach((key, elements) -> all.put(prefix + key, String.join(",", elements.values())));
+        lists.forEach((key, elements) -> {
+            List<String> whole = binder == null ? null : boundWhole(binder, prefix + key);
+            // the list is one property, whatever the spellings its sources used
+            all.keySet().removeIf(k -> k.startsWith(prefix) && camelCase(k).equals(camelCase(prefix + key)));
+            all.put(prefix + key, String.join(",", whole != null ? whole : elements.values()));
+        });
+    }
+
+    /** The list at {@code name} as Spring binds a {@code List<String>}, or null when it cannot say. */
+    private static List<String> boundWhole(
+            org.springframework.boot.context.properties.bind.Binder binder, String name) {
+        try {
+            return binder.bind(
+                            org.springframework.boot.context.properties.source.ConfigurationPropertyName.adapt(
+                                    name, '.'),
+                            org.springframework.boot.context.properties.bind.Bindable.listOf(String.class))
+                    .orElse(null);
+        } catch (RuntimeException cannot) {
+            return null; // the elements as bound: the properties format then judges them
+        }
     }
 
     /** {@code slow-call-threshold} as {@code slowCallThreshold}; case otherwise kept (breaker names are case-sensitive). */

@@ -84,6 +84,42 @@ class ConfigurationTests {
                 });
     }
 
+    /**
+     * A list is one property, as Spring binds lists: the source that wins gives the whole list,
+     * whether it writes a list, a shorter list (a profile's) or a comma-separated value, in either
+     * spelling. Bound as a map, each element came from whichever source had it: a command-line
+     * value left the file's list in place, and a shorter list kept the tail of the longer one.
+     */
+    @Test
+    void aListOverriddenInAHigherSourceIsReplacedWhole() {
+        String key = "breaker.instances.stock.classifier.";
+        Map<String, Object> applicationYml = Map.of(
+                key + "type", "exceptions",
+                key + "record-exceptions[0]", "java.io.IOException",
+                key + "record-exceptions[1]", "java.util.concurrent.TimeoutException",
+                key + "record-exceptions[2]", "java.lang.IllegalStateException");
+        for (Map<String, Object> higher : List.<Map<String, Object>>of(
+                Map.of(key + "record-exceptions", "java.net.ConnectException"),
+                Map.of(key + "recordExceptions", "java.net.ConnectException"),
+                Map.of(key + "record-exceptions[0]", "java.net.ConnectException"))) {
+            runner.withInitializer(context -> {
+                        var sources = context.getEnvironment().getPropertySources();
+                        sources.addLast(
+                                new org.springframework.core.env.MapPropertySource("application.yml", applicationYml));
+                        sources.addFirst(new org.springframework.core.env.MapPropertySource("command line", higher));
+                    })
+                    .run(context -> {
+                        assertThat(context).as(higher.toString()).hasNotFailed();
+                        assertThat(context.getBean(BreakerRegistry.class).configFor("stock"))
+                                .as(higher.toString())
+                                .isEqualTo(BreakerRegistry.fromProperties(Map.of(
+                                                key + "type", "exceptions",
+                                                key + "record-exceptions", "java.net.ConnectException"))
+                                        .configFor("stock"));
+                    });
+        }
+    }
+
     @Test
     void aKeyOverriddenInAnotherRelaxedSpellingTakesTheOverridingValue() {
         // application.yml in kebab-case, overridden from the command line or SPRING_APPLICATION_JSON in
