@@ -33,6 +33,9 @@ class UnorderedCountedSuccessesTests {
         long leaveCalls;
 
         long leaveFailures;
+        /** The lag granted after a collision ({@link CombiningWindow#contendedLagLocked}); none by default. */
+        int lag;
+
         volatile CountDownLatch pauseApply;
         volatile CountDownLatch entered;
         /** When set, the next failure applied waits for it (once), after counting down {@link #failureEntered}. */
@@ -75,6 +78,11 @@ class UnorderedCountedSuccessesTests {
         @Override
         protected long stampLocked() {
             return current;
+        }
+
+        @Override
+        protected int contendedLagLocked() {
+            return lag;
         }
 
         boolean offerAt(int outcome, long stamp) {
@@ -146,7 +154,12 @@ class UnorderedCountedSuccessesTests {
 
     /** Contended once, then (12, 4): 33%, healthy, a margin of 0. */
     private Rate atTheMargin() {
+        return atTheMargin(0);
+    }
+
+    private Rate atTheMargin(int lag) {
         Rate w = new Rate();
+        w.lag = lag;
         CountDownLatch leave = new CountDownLatch(1);
         Future<Boolean> held = w.holdTheLock(t.holder, leave, 0);
         assertFalse(get(t.other.submit(() -> w.record(false, false))), "the other thread finds the holder in the lock");
@@ -251,6 +264,41 @@ class UnorderedCountedSuccessesTests {
         // 0 it would be (13, 5), 38.5%: a trip on counts the window never held
         assertFalse(w.offerAt(CombiningWindow.FAILED, 1));
         assertEquals(new WindowCounts(18, 5, 0), w.counts());
+    }
+
+    /**
+     * A lag granted after a collision raises each stripe's share above its part of the margin,
+     * but the budgets of all the stripes together still fit in the margin: the first stripe takes
+     * its share, the next what is left.
+     */
+    @Test
+    void aLagGrantRaisesAShareButTheBudgetsTogetherStayWithinTheMargin() throws Exception {
+        Rate w = atTheMargin(3); // (12, 4): a margin of 0, no budget anywhere
+        // the holder takes the lock with a success of the next stamp (neither counted nor
+        // buffered); meanwhile this thread's successes are counted and its failure, beyond its
+        // budget of 0, finds the holder there: a collision, so the holder's batches grant the lag
+        CountDownLatch release = new CountDownLatch(1);
+        Future<Boolean> held = w.holdTheLock(t.holder, release, 0, 1);
+        for (int i = 0; i < 8; i++) {
+            assertFalse(w.record(false, false));
+        }
+        assertFalse(w.record(true, false));
+        release.countDown();
+        assertFalse(get(held));
+        WindowCounts c = w.counts();
+        assertEquals(new WindowCounts(22, 5, 0), c, "22.7%: a margin of 2, a share of 1 for each of the 2 stripes");
+        java.lang.reflect.Field knownField = CombiningWindow.class.getDeclaredField("known");
+        knownField.setAccessible(true);
+        Stripe[] known = (Stripe[]) knownField.get(w);
+        assertEquals(2, known.length);
+        int total = 0;
+        int most = 0;
+        for (Stripe st : known) {
+            total += st.committed();
+            most = Math.max(most, st.committed());
+        }
+        assertEquals(2, most, "the lag of 3 raised the first stripe's share of 1, to what the margin leaves");
+        assertEquals(2, total, "the budgets together within the margin of 2: the next stripe got nothing");
     }
 
     /**
