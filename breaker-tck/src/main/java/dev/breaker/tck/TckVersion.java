@@ -30,9 +30,13 @@ public final class TckVersion {
      *     through the window and the breaker replaces it
      *     ({@link RateWindowRaceContract#theBreakersTotalsCountEveryCallOnceWhileItsWindowIsReplaced}):
      *     the project's rate windows now count the breaker's calls themselves.</li>
+     * <li>A rate window is held to SPEC rule 8 as the kit computes it, not only to its author's
+     *     oracle ({@link RateRuleContract}): thresholds taken as the decimals they are written as
+     *     and compared exactly (55 failures of 100 trip 0.55), slow failures counted as slow, the
+     *     minimum of calls, at or above the threshold.</li>
      * </ol>
      */
-    public static final int CONTRACT = 6;
+    public static final int CONTRACT = 7;
 
     private TckVersion() {}
 }
