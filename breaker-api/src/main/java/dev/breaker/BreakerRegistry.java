@@ -475,8 +475,8 @@ public final class BreakerRegistry {
         }
 
         /**
-         * Removes breakers that stayed CLOSED and unused this long (see the class's note); off by
-         * default.
+         * Removes breakers unused this long, CLOSED ones and tripped ones that no longer protect
+         * anyone (see the class's note); off by default.
          *
          * @param idle more than zero
          * @return this builder

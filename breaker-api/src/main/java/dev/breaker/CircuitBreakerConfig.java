@@ -118,6 +118,32 @@ public final class CircuitBreakerConfig {
     }
 
     /**
+     * Reads a config from {@link java.util.Properties} (its defaults included), as
+     * {@link #fromProperties(Map, String)} does from a map.
+     *
+     * @param properties the properties
+     * @param prefix     such as {@code breaker.defaults}, with or without its final dot; empty: every
+     *                   key is a setting
+     * @return the config
+     * @throws IllegalArgumentException when a key under the prefix is unknown, or a value is bad or
+     *                                  not a {@code String}; the message starts with the whole key
+     */
+    public static CircuitBreakerConfig fromProperties(java.util.Properties properties, String prefix) {
+        Objects.requireNonNull(properties, "properties");
+        Objects.requireNonNull(prefix, "prefix");
+        String under = prefix.isEmpty() || prefix.endsWith(".") ? prefix : prefix + ".";
+        for (Map.Entry<Object, Object> e : properties.entrySet()) {
+            if (e.getKey() instanceof String key && key.startsWith(under) && !(e.getValue() instanceof String)) {
+                throw new IllegalArgumentException(key + ": the value must be a String, was "
+                        + (e.getValue() == null
+                                ? "null"
+                                : e.getValue().getClass().getName() + " " + e.getValue()));
+            }
+        }
+        return fromProperties(ConfigProperties.strings(properties), prefix);
+    }
+
+    /**
      * Reads a config from text properties, starting from {@link #defaults()}: every key under
      * {@code prefix + "."} is a setting of this config; other keys are ignored (they belong to
      * the rest of the application). The same as {@code fromProperties(properties, prefix,

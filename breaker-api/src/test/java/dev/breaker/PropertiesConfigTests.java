@@ -219,6 +219,29 @@ class PropertiesConfigTests {
 
     // ---- prefixes
 
+    /** The README's one-config call with a {@code java.util.Properties}, its defaults included. */
+    @Test
+    void oneConfigReadsFromJavaUtilPropertiesToo() throws IOException {
+        Properties defaults = new Properties();
+        defaults.setProperty("breaker.defaults.cooldown", "30s");
+        Properties p = new Properties(defaults);
+        p.load(new StringReader("breaker.defaults.probes = 3\nserver.port = 8080\n"));
+        assertEquals(
+                CircuitBreakerConfig.builder()
+                        .probes(3)
+                        .cooldown(Duration.ofSeconds(30))
+                        .build(),
+                CircuitBreakerConfig.fromProperties(p, "breaker.defaults"));
+        Properties odd = new Properties();
+        odd.put("app.breaker.probes", 3); // an Integer: Properties holds any object
+        assertEquals(
+                "app.breaker.probes: the value must be a String, was java.lang.Integer 3",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> CircuitBreakerConfig.fromProperties(odd, "app.breaker"))
+                        .getMessage());
+    }
+
     @Test
     void keysOutsideThePrefixAreIgnoredAndThePrefixMayEndWithADot() {
         Map<String, String> p = props(
@@ -251,7 +274,10 @@ class PropertiesConfigTests {
 
     @Test
     void nullArgumentsAreRefused() {
-        assertThrows(NullPointerException.class, () -> CircuitBreakerConfig.fromProperties(null, "p"));
+        assertThrows(
+                NullPointerException.class, () -> CircuitBreakerConfig.fromProperties((Map<String, String>) null, "p"));
+        assertThrows(NullPointerException.class, () -> CircuitBreakerConfig.fromProperties((Properties) null, "p"));
+        assertThrows(NullPointerException.class, () -> CircuitBreakerConfig.fromProperties(new Properties(), null));
         assertThrows(NullPointerException.class, () -> CircuitBreakerConfig.fromProperties(Map.of(), null));
         assertThrows(NullPointerException.class, () -> CircuitBreakerConfig.fromProperties(Map.of(), "p", null));
         assertThrows(NullPointerException.class, () -> BreakerRegistry.fromProperties((Map<String, String>) null));
