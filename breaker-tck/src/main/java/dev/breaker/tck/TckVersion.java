@@ -33,7 +33,9 @@ public final class TckVersion {
      * <li>A rate window is held to SPEC rule 8 as the kit computes it, not only to its author's
      *     oracle ({@link RateRuleContract}): thresholds taken as the decimals they are written as
      *     and compared exactly (55 failures of 100 trip 0.55), slow failures counted as slow, the
-     *     minimum of calls, at or above the threshold.</li>
+     *     minimum of calls, at or above the threshold; and a time window is held to time that
+     *     moves ({@link TimeWindowContract}: old outcomes leave at most a bucket late, young ones
+     *     stay, decisions on the young alone, across the ticker's wrap).</li>
      * </ol>
      */
     public static final int CONTRACT = 7;

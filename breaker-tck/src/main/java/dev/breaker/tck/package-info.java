@@ -7,6 +7,8 @@
  *     sequences, its counts, and exact counts after concurrent writers;</li>
  * <li>{@link dev.breaker.tck.RateRuleContract}: a rate window's answers and counts against SPEC
  *     rule 8 as the kit computes it (not your oracle), in exact decimals, slow failures included;</li>
+ * <li>{@link dev.breaker.tck.TimeWindowContract}: a time window while time moves, across the
+ *     ticker's wrap;</li>
  * <li>{@link dev.breaker.tck.RateWindowRaceContract}: a rate window under racing writers (SPEC
  *     rule 8: lag is allowed, invention is not, no outcome is lost);</li>
  * <li>{@link dev.breaker.tck.BreakerSoak}: a breaker with your window hammered by many threads

@@ -1,0 +1,140 @@
+package dev.breaker.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.breaker.Ticker;
+import dev.breaker.spi.Window;
+import dev.breaker.spi.WindowCounts;
+import dev.breaker.spi.WindowFactory;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import net.jqwik.api.Example;
+
+/**
+ * A time window while time moves (the other contracts keep time still): outcomes older than the
+ * window's length leave it, at most one bucket width late (SPEC rule 8), those younger than the
+ * length less a bucket stay, and a decision after old outcomes left is taken on the young ones
+ * only. The ticker starts just before it wraps past {@code Long.MAX_VALUE} and crosses the wrap
+ * (a ticker's origin is arbitrary: only differences of readings mean anything). Every outcome is
+ * recorded with {@link Window#recordAt} at the ticker's reading, as a breaker records the end of
+ * a call, and {@link Window#counts()} read at the same instant.
+ *
+ * <p>Since contract version 7 ({@link TckVersion}).
+ */
+public abstract class TimeWindowContract {
+
+    /** For subclasses. */
+    protected TimeWindowContract() {}
+
+    /**
+     * A time window of this length and rule (slow-call threshold 1.0), on the given ticker.
+     *
+     * @param length               the window's length
+     * @param failureRateThreshold the failure-rate threshold
+     * @param minimumCalls         the minimum of calls
+     * @return the factory
+     */
+    protected abstract WindowFactory window(Duration length, double failureRateThreshold, int minimumCalls);
+
+    /**
+     * How late an outcome may leave a window of this length: its bucket width ({@code
+     * Duration.ZERO} for a window that keeps exact times).
+     *
+     * @param length the window's length
+     * @return the width
+     */
+    protected abstract Duration bucketWidth(Duration length);
+
+    /**
+     * The length every test uses.
+     *
+     * @return 10 s unless a subclass says otherwise
+     */
+    protected Duration length() {
+        return Duration.ofSeconds(10);
+    }
+
+    private final AtomicLong now = new AtomicLong();
+    private final Ticker ticker = now::get;
+
+    private Window fresh(double failureRateThreshold, int minimumCalls) {
+        // the window's length before the wrap: every test crosses it
+        now.set(Long.MAX_VALUE - length().toNanos() / 2);
+        return window(length(), failureRateThreshold, minimumCalls).create(ticker);
+    }
+
+    private boolean record(Window w, boolean failure) {
+        return w.recordAt(failure, false, now.get());
+    }
+
+    private void advance(Duration d) {
+        now.addAndGet(d.toNanos());
+    }
+
+    /**
+     * Outcomes older than the length, plus one bucket width, have left: the counts hold none of
+     * them, and a new one counts alone.
+     */
+    @Example
+    public void outcomesOlderThanTheLengthLeave() {
+        Window w = fresh(0.5, 1_000);
+        for (int i = 0; i < 5; i++) {
+            assertFalse(record(w, true));
+        }
+        assertEquals(new WindowCounts(5, 5, 0), w.counts());
+        advance(length().plus(bucketWidth(length())).plusNanos(1));
+        assertEquals(new WindowCounts(0, 0, 0), w.counts(), "a length and a bucket later, none is left");
+        assertFalse(record(w, false));
+        assertEquals(new WindowCounts(1, 0, 0), w.counts());
+    }
+
+    /** Outcomes younger than the length less one bucket width are all still in the window. */
+    @Example
+    public void outcomesYoungerThanTheLengthLessABucketStay() {
+        Window w = fresh(0.5, 1_000);
+        for (int i = 0; i < 3; i++) {
+            record(w, true);
+            record(w, false);
+            advance(Duration.ofMillis(1));
+        }
+        Duration width = bucketWidth(length());
+        advance(length().minus(width).minusMillis(4));
+        assertEquals(new WindowCounts(6, 3, 0), w.counts(), "all six, " + length().minus(width) + " on");
+    }
+
+    /**
+     * A decision after old outcomes left is taken on the young ones alone: 20 successes, then a
+     * length and a bucket later 10 failures, at 50% with at least 10 calls, trip at the tenth
+     * failure (10 of 10), not before (fewer than 10 calls), and not never (a window that kept the
+     * successes would see 10 of 30).
+     */
+    @Example
+    public void aDecisionAfterOldOutcomesLeftCountsTheYoungOnly() {
+        Window w = fresh(0.5, 10);
+        for (int i = 0; i < 20; i++) {
+            record(w, false);
+        }
+        advance(length().plus(bucketWidth(length())).plusNanos(1));
+        for (int i = 1; i < 10; i++) {
+            assertFalse(record(w, true), i + " failures: fewer than the minimum of calls");
+        }
+        assertTrue(record(w, true), "10 failures of 10");
+    }
+
+    /**
+     * A window that sees no outcome for many lengths, then one, counts that one alone, and gets
+     * there in one step (no walk over every bucket or reading it missed: a thousand lengths later
+     * is as cheap as one).
+     */
+    @Example
+    public void aLongSilenceEndsWithAWindowOfOne() {
+        Window w = fresh(0.5, 1);
+        record(w, true);
+        advance(length().multipliedBy(1_000));
+        assertFalse(record(w, false), "0 failures of 1");
+        assertEquals(new WindowCounts(1, 0, 0), w.counts());
+        assertTrue(record(w, true), "1 of 2: at 50%");
+    }
+}
