@@ -200,8 +200,12 @@ class RegistryTests {
     // ---------------------------------------------------------------- idle eviction
 
     private BreakerRegistry evicting(List<String> seen) {
-        BreakerRegistry r = BreakerRegistry.builder()
-                .defaults(defaults)
+        return evicting(seen, BreakerRegistry.builder());
+    }
+
+    /** A registry from {@code b} that evicts after 100 ns, its watcher writing to {@code seen}. */
+    private BreakerRegistry evicting(List<String> seen, BreakerRegistry.Builder b) {
+        BreakerRegistry r = b.defaults(defaults)
                 .ticker(ticker)
                 .evictIdleAfter(Duration.ofNanos(100))
                 .build();
@@ -273,12 +277,7 @@ class RegistryTests {
     @Test
     void aTrippedBreakerNobodyCallsGivesItsPlaceBackOnceItsCooldownIsOver() {
         List<String> seen = new ArrayList<>();
-        BreakerRegistry r = BreakerRegistry.builder()
-                .defaults(defaults)
-                .ticker(ticker)
-                .evictIdleAfter(Duration.ofNanos(100))
-                .maxOpenShare(0.5)
-                .build();
+        BreakerRegistry r = evicting(seen, BreakerRegistry.builder().maxOpenShare(0.5));
         CircuitBreaker gone = r.breaker("gone");
         CircuitBreaker live = r.breaker("live");
         for (int i = 0; i < 2; i++) {

@@ -30,18 +30,26 @@ class RejectionSummaryRaceTests {
     private static final long INTERVAL = 1_000;
     private static final State[] REJECTING = {State.OPEN, State.HALF_OPEN, State.ISOLATED, State.CLOSED};
 
-    @Test
-    void racingClaimsFlushesAndRetirementsCountEveryRejectionOnce() throws Exception {
-        ManualTicker ticker = new ManualTicker(Long.MAX_VALUE - ROUNDS * INTERVAL / 2); // wraps midway
-        CapturedLog captured = new CapturedLog();
-        Slf4jEventLogger log = Slf4jEventLogger.builder()
+    /**
+     * A logger whose ticker yields before each reading: between a rejecter's lookup and its count,
+     * which lets a retirement, a claim or a sweep in.
+     */
+    private static Slf4jEventLogger yielding(ManualTicker ticker, CapturedLog captured) {
+        return Slf4jEventLogger.builder()
                 .logger(captured)
                 .ticker(() -> {
-                    Thread.yield(); // between a rejecter's lookup and its count: lets a retirement in
+                    Thread.yield();
                     return ticker.read();
                 })
                 .rejectionSummaryInterval(Duration.ofNanos(INTERVAL))
                 .build();
+    }
+
+    @Test
+    void racingClaimsFlushesAndRetirementsCountEveryRejectionOnce() throws Exception {
+        ManualTicker ticker = new ManualTicker(Long.MAX_VALUE - ROUNDS * INTERVAL / 2); // wraps midway
+        CapturedLog captured = new CapturedLog();
+        Slf4jEventLogger log = yielding(ticker, captured);
         CircuitBreaker b = CircuitBreaker.builder("race").build(); // only its name is used
         // every round: the interval is over, so the rejecters' first calls race to claim it, while a
         // transition flushes (and every third round retires the record, as a close does)
@@ -101,14 +109,7 @@ class RejectionSummaryRaceTests {
     void sweepsOfQuietBreakersRacingRejectersCountEveryRejectionOnce() throws Exception {
         ManualTicker ticker = new ManualTicker(Long.MAX_VALUE - ROUNDS * INTERVAL / 2); // wraps midway
         CapturedLog captured = new CapturedLog();
-        Slf4jEventLogger log = Slf4jEventLogger.builder()
-                .logger(captured)
-                .ticker(() -> {
-                    Thread.yield(); // between a rejecter's lookup and its count: lets a sweep in
-                    return ticker.read();
-                })
-                .rejectionSummaryInterval(Duration.ofNanos(INTERVAL))
-                .build();
+        Slf4jEventLogger log = yielding(ticker, captured);
         int names = 7;
         CircuitBreaker[] breakers = new CircuitBreaker[names];
         for (int n = 0; n < names; n++) {
