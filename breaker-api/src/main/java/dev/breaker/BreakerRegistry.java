@@ -40,10 +40,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * {@link #evictIdle()} is called (from a scheduler of yours, say). An evicted breaker keeps
  * working for whoever still holds it, but it is no longer the name's breaker: the registry makes
  * a new one the next time the name is asked for. A breaker that tripped counts as idle once it
- * no longer protects anyone: OPEN with its cooldown over, or HALF_OPEN (so a dead host's breaker
- * gives its open-share place back, SPEC rule 18). An OPEN breaker still cooling down and an
- * isolated one are never evicted. Idle means no outcome reported: a call in flight longer than
- * {@code evictIdleAfter} does not keep its breaker, so make it longer than your longest call.
+ * no longer protects anyone, OPEN with its cooldown over and nobody asking (so a dead host's
+ * breaker gives its open-share place back, SPEC rule 18). An OPEN breaker still cooling down, a
+ * HALF_OPEN one and an isolated one are never evicted. Idle means no outcome or rejection
+ * reported between sweeps: a CLOSED breaker whose calls all take longer than
+ * {@code evictIdleAfter} does not keep its place, so make it longer than your longest call.
  *
  * <p><b>Watchers</b> ({@link #watch}) hear of every breaker added and removed, for example a
  * metrics binder. A watcher that throws is logged (WARNING, {@code System.Logger}
@@ -259,9 +260,9 @@ public final class BreakerRegistry {
     }
 
     /**
-     * Sweeps now for idle breakers (see the class's note): removes each CLOSED breaker (or one
-     * that tripped and no longer protects anyone) whose running totals have not moved for at
-     * least {@code evictIdleAfter}. Does nothing when
+     * Sweeps now for idle breakers (see the class's note): removes each CLOSED breaker (or OPEN
+     * one whose cooldown is over) whose running totals have not moved for at least
+     * {@code evictIdleAfter}. Does nothing when
      * eviction is off, or while another thread sweeps.
      *
      * @return how many breakers it removed
@@ -317,16 +318,18 @@ public final class BreakerRegistry {
 
     /**
      * Whether a breaker that stood still may go: a CLOSED one, and one that tripped but is no
-     * longer protecting anyone, OPEN with its cooldown over (the next call would be a probe) or
-     * HALF_OPEN. Such a breaker of a host nobody calls any more would otherwise keep its place
+     * longer protecting anyone, OPEN with its cooldown over and nobody asking (the next call would
+     * be a probe). Such a breaker of a host nobody calls any more would otherwise keep its place
      * under the open-share cap for good (an OPEN breaker moves on only when asked, SPEC rule 1),
      * and with hosts that come and go those places could all be taken by dead ones, suppressing
-     * the trips of live ones. An OPEN breaker still cooling down, and an isolated one (an
-     * operator's choice), are kept.
+     * the trips of live ones. An OPEN breaker still cooling down, an isolated one (an operator's
+     * choice) and a HALF_OPEN one are kept: a HALF_OPEN breaker's probe may be out (a grant moves
+     * no total), and a fresh CLOSED breaker in its place would let every caller through to a host
+     * that may still be down.
      */
     private static boolean evictable(CircuitBreaker b) {
         State state = b.state();
-        return state == State.CLOSED || state == State.HALF_OPEN || (state == State.OPEN && b.retryAfterNanos() == 0);
+        return state == State.CLOSED || (state == State.OPEN && b.retryAfterNanos() == 0);
     }
 
     private CircuitBreaker make(String name) {
@@ -475,8 +478,8 @@ public final class BreakerRegistry {
         }
 
         /**
-         * Removes breakers unused this long, CLOSED ones and tripped ones that no longer protect
-         * anyone (see the class's note); off by default.
+         * Removes breakers unused this long, CLOSED ones and OPEN ones whose cooldown is over (see
+         * the class's note); off by default.
          *
          * @param idle more than zero
          * @return this builder

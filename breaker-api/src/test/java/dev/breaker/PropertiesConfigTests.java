@@ -232,6 +232,18 @@ class PropertiesConfigTests {
                         .cooldown(Duration.ofSeconds(30))
                         .build(),
                 CircuitBreakerConfig.fromProperties(p, "breaker.defaults"));
+        Properties oddDefaults = new Properties();
+        oddDefaults.put("app.breaker.cooldown", Duration.ofSeconds(1)); // not text, in the defaults
+        Properties inDefaults = new Properties(oddDefaults);
+        assertEquals(
+                "app.breaker.cooldown: the value must be a String, was another type",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> CircuitBreakerConfig.fromProperties(inDefaults, "app.breaker"))
+                        .getMessage());
+        Properties outside = new Properties();
+        outside.put("breaker.instances.x.probes", 3); // outside the prefix: the rest of the application's
+        assertEquals(CircuitBreakerConfig.defaults(), CircuitBreakerConfig.fromProperties(outside, "breaker.defaults"));
         Properties odd = new Properties();
         odd.put("app.breaker.probes", 3); // an Integer: Properties holds any object
         assertEquals(

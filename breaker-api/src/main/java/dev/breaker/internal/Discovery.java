@@ -23,8 +23,11 @@ public final class Discovery {
             "window", Map.of("count", "breaker-window-count", "time", "breaker-window-time"),
             "half-open policy", Map.of("exponential", "breaker-halfopen"));
 
-    /** Broken providers listed at most: a loader that fails on every entry still ends. */
-    private static final int MAX_BROKEN = 16;
+    /** Broken providers named in an error at most. */
+    private static final int MAX_LISTED = 16;
+
+    /** Broken providers passed over at most: a loader that fails on every entry still ends. */
+    private static final int MAX_BROKEN = 1_000;
 
     private Discovery() {}
 
@@ -72,28 +75,32 @@ public final class Discovery {
     static <P> P choose(Iterable<P> providers, String kind, String name, Function<? super P, String> nameOf) {
         Map<String, List<P>> byName = new TreeMap<>();
         List<String> broken = new ArrayList<>();
+        int passedOver = 0;
         java.util.Iterator<P> it = providers.iterator();
-        while (broken.size() < MAX_BROKEN) {
+        while (passedOver < MAX_BROKEN) {
             P provider;
+            String n;
             try {
                 if (!it.hasNext()) {
                     break;
                 }
                 provider = it.next();
-            } catch (
-                    java.util.ServiceConfigurationError e) { // a stale entry, a class missing, a constructor that threw
-                broken.add(e.getMessage());
+            } catch (java.util.ServiceConfigurationError
+                    | LinkageError e) { // a stale entry, a class or its dependency missing
+                passedOver++;
+                note(broken, e.getMessage());
                 continue; // the loader goes on to the next entry
             }
-            String n;
             try {
                 n = nameOf.apply(provider);
-            } catch (RuntimeException e) {
-                broken.add(provider.getClass().getName() + ": its name() threw " + e);
+            } catch (RuntimeException | LinkageError e) {
+                passedOver++;
+                note(broken, provider.getClass().getName() + ": its name() threw " + e);
                 continue;
             }
             if (n == null) {
-                broken.add(provider.getClass().getName() + ": its name() is null");
+                passedOver++;
+                note(broken, provider.getClass().getName() + ": its name() is null");
                 continue;
             }
             byName.computeIfAbsent(n, k -> new ArrayList<>(1)).add(provider);
@@ -112,5 +119,11 @@ public final class Discovery {
                     + classes + "; remove all but one from the path");
         }
         return found.get(0);
+    }
+
+    private static void note(List<String> broken, String what) {
+        if (broken.size() < MAX_LISTED) {
+            broken.add(what);
+        }
     }
 }

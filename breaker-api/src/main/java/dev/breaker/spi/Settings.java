@@ -180,10 +180,14 @@ public final class Settings {
         String trimmed = clean(key, text);
         if (trimmed.endsWith("%")) {
             String digits = trimmed.substring(0, trimmed.length() - 1).trim();
-            number(key, text, digits); // checked as any number first
+            double value = number(key, text, digits); // checked as any number first
             // the decimal scaled, then rounded once: "1.1%" is the double nearest 0.011, as "0.011"
             // is (parsing then dividing by 100 rounds twice, and 1.1% of 1,000 calls would not trip)
-            return new java.math.BigDecimal(digits).movePointLeft(2).doubleValue();
+            try {
+                return new java.math.BigDecimal(digits).movePointLeft(2).doubleValue();
+            } catch (ArithmeticException | NumberFormatException exponentOutOfRange) { // 1e-2147483647%
+                return value / 100.0; // as small as a double goes: the caller's range check names it
+            }
         }
         return number(key, text, trimmed);
     }

@@ -68,6 +68,19 @@ class SettingsTests {
         assertEquals(expected, of("failureRateThreshold", text).rate("failureRateThreshold", 0.5));
     }
 
+    /** A percentage whose exponent is out of a decimal's range is still refused by name, as any 0 is. */
+    @ParameterizedTest
+    @ValueSource(strings = {"1e-2147483647%", "1e-2147483648%"})
+    void aPercentageTooSmallForADecimalIsRefusedByName(String text) {
+        assertEquals(
+                "window 'w': failureRateThreshold must be in (0, 1], was " + text,
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> of("failureRateThreshold", text).rate("failureRateThreshold", 0.5))
+                        .getMessage());
+        assertEquals(0.0, of("jitter", text).share("jitter", 0.5));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"0.5f", "0.5d", "0.5F", "0x1p-1", "NaN", "Infinity", "٠٫٥", "half", "%", "0.5%%"})
     void otherNumbersAreRefusedByName(String text) {

@@ -111,7 +111,9 @@ public class BreakerProperties {
      * order. Keys that Spring takes for one property ({@code slow-call-threshold} in a file and
      * {@code slowCallThreshold} on the command line) are bound to the value of the source that
      * wins, once per spelling; such a key is put once, as for any other Spring property (two
-     * spellings with different values are both put, and the properties format refuses them).
+     * spellings with different values are both put, and the properties format refuses them). A
+     * list is put as the {@code binder} binds it whole, when it can, spellings and all; else as
+     * its elements were bound, beside any scalar of another spelling.
      */
     private static void put(
             Map<String, String> all,
@@ -135,9 +137,16 @@ public class BreakerProperties {
         }
         lists.forEach((key, elements) -> {
             List<String> whole = binder == null ? null : boundWhole(binder, prefix + key);
-            // the list is one property, whatever the spellings its sources used
-            all.keySet().removeIf(k -> k.startsWith(prefix) && camelCase(k).equals(camelCase(prefix + key)));
-            all.put(prefix + key, String.join(",", whole != null ? whole : elements.values()));
+            if (whole != null && !whole.isEmpty()) {
+                // Spring's answer is the list, whatever the spellings its sources used: a scalar
+                // in another spelling is part of it
+                all.keySet().removeIf(k -> k.startsWith(prefix) && camelCase(k).equals(camelCase(prefix + key)));
+                all.put(prefix + key, String.join(",", whole));
+            } else {
+                // no answer (a name Spring needs brackets for, say): the elements as bound, and a
+                // scalar in another spelling stays beside them, for the properties format to refuse
+                all.put(prefix + key, String.join(",", elements.values()));
+            }
         });
     }
 

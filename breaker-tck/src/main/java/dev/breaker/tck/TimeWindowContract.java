@@ -124,9 +124,8 @@ public abstract class TimeWindowContract {
     }
 
     /**
-     * A window that sees no outcome for many lengths, then one, counts that one alone, and gets
-     * there in one step (no walk over every bucket or reading it missed: a thousand lengths later
-     * is as cheap as one).
+     * A window that sees no outcome for a thousand lengths, then one, counts that one alone, and
+     * decides on it.
      */
     @Example
     public void aLongSilenceEndsWithAWindowOfOne() {
