@@ -300,7 +300,7 @@ public final class BreakerRegistry {
                 Seen last = seen.get(b);
                 if (last == null || !java.util.Arrays.equals(last.activity(), activity) || !evictable(b)) {
                     seen.put(b, new Seen(activity, now)); // moving, or kept whatever: idle from now at the earliest
-                } else if (now - last.at() >= idleNanos && breakers.remove(e.getKey(), b)) {
+                } else if (now - last.at() >= idleNanos && evict(e.getKey(), b, activity)) {
                     ((DefaultCircuitBreaker) b).leaveCap();
                     present.remove(b);
                     evicted++;
@@ -314,6 +314,25 @@ public final class BreakerRegistry {
         } finally {
             sweeping.unlock();
         }
+    }
+
+    /**
+     * Removes an idle breaker the sweep found free to go, unless it moved meanwhile: a call, or a
+     * trip that made it protect someone, between the check and the removal puts it back (when its
+     * name is still free: a new breaker of the name, made in that instant, stays the name's).
+     *
+     * @return whether it was removed for good
+     */
+    private boolean evict(String name, CircuitBreaker b, long[] activity) {
+        dev.breaker.internal.race.Races.at(dev.breaker.internal.race.Races.EVICTION_CHECKED);
+        if (!breakers.remove(name, b)) {
+            return false;
+        }
+        if ((evictable(b) && java.util.Arrays.equals(activity, ((DefaultCircuitBreaker) b).activity()))
+                || breakers.putIfAbsent(name, b) != null) {
+            return true;
+        }
+        return false; // back, as if never gone: the next sweep looks at it afresh
     }
 
     /**

@@ -121,6 +121,12 @@ public final class Races {
      */
     public static final int HOLDER_AWAITED = 14;
 
+    /**
+     * {@code BreakerRegistry}: an idle sweep found a breaker idle and free to go, and has not yet
+     * removed it; a call or a trip may land meanwhile.
+     */
+    public static final int EVICTION_CHECKED = 15;
+
     private static volatile IntConsumer handler;
 
     private Races() {}
