@@ -317,22 +317,26 @@ public final class BreakerRegistry {
     }
 
     /**
-     * Removes an idle breaker the sweep found free to go, unless it moved meanwhile: a call, or a
-     * trip that made it protect someone, between the check and the removal puts it back (when its
-     * name is still free: a new breaker of the name, made in that instant, stays the name's).
+     * Removes an idle breaker the sweep found free to go, unless it moved meanwhile (a call, a
+     * trip or a probe granted between the check and the removal): the check is made again and the
+     * breaker removed in one atomic step of the map, so a {@code remove(name)}, a
+     * {@code breaker(name)} or a watcher that comes meanwhile is ordered before or after it, never
+     * between. Only the breaker's own state and totals are read inside (a throwing ticker is
+     * caught there: see {@link CircuitBreaker#retryAfterNanos()}).
      *
-     * @return whether it was removed for good
+     * @return whether it was removed
      */
     private boolean evict(String name, CircuitBreaker b, long[] activity) {
         dev.breaker.internal.race.Races.at(dev.breaker.internal.race.Races.EVICTION_CHECKED);
-        if (!breakers.remove(name, b)) {
-            return false;
-        }
-        if ((evictable(b) && java.util.Arrays.equals(activity, ((DefaultCircuitBreaker) b).activity()))
-                || breakers.putIfAbsent(name, b) != null) {
-            return true;
-        }
-        return false; // back, as if never gone: the next sweep looks at it afresh
+        boolean[] removed = {false};
+        breakers.computeIfPresent(name, (k, v) -> {
+            if (v == b && evictable(b) && java.util.Arrays.equals(activity, ((DefaultCircuitBreaker) b).activity())) {
+                removed[0] = true;
+                return null;
+            }
+            return v;
+        });
+        return removed[0];
     }
 
     /**

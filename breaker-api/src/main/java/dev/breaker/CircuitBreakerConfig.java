@@ -138,6 +138,12 @@ public final class CircuitBreakerConfig {
         }
         // a value under the prefix that is not a String (its own or its defaults') is not dropped
         // unsaid; keys outside the prefix are the rest of the application's
+        for (Map.Entry<Object, Object> e : properties.entrySet()) {
+            if (e.getKey() instanceof String key && key.startsWith(under) && !(e.getValue() instanceof String)) {
+                throw new IllegalArgumentException(key + ": the value must be a String, was "
+                        + e.getValue().getClass().getName() + " " + e.getValue());
+            }
+        }
         java.util.Enumeration<?> names;
         try {
             names = properties.propertyNames();

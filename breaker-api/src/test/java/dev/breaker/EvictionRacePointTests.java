@@ -77,6 +77,34 @@ class EvictionRacePointTests {
         assertEquals(List.of("+b"), seen);
     }
 
+    /** An OPEN breaker past its cooldown that grants a probe in the gap (no total moves) is kept. */
+    @Test
+    void aBreakerThatGrantsAProbeBetweenTheCheckAndTheRemovalIsKept() {
+        BreakerRegistry r = registry();
+        CircuitBreaker b = r.breaker("b");
+        b.tryAcquire().onFailure(0, null);
+        b.tryAcquire().onFailure(0, null);
+        ticker.advance(Duration.ofSeconds(5).toNanos());
+        r.evictIdle(); // OPEN, its cooldown over, nobody asking: idle from here
+        ticker.advance(100);
+        once(() -> b.tryAcquire()); // a probe: HALF_OPEN, and no total moved
+        assertEquals(0, r.evictIdle(), "HALF_OPEN by the time it would go: kept");
+        assertSame(b, r.find("b").orElseThrow());
+        assertEquals(State.HALF_OPEN, b.state());
+    }
+
+    /** The user's own removal in the gap is the one that counts: the sweep puts nothing back. */
+    @Test
+    void aRemovalByTheUserInTheGapStands() {
+        BreakerRegistry r = registry();
+        CircuitBreaker b = r.breaker("b");
+        ticker.advance(100);
+        once(() -> assertEquals(true, r.remove("b")));
+        assertEquals(0, r.evictIdle(), "already gone: not the sweep's");
+        assertEquals(java.util.Optional.empty(), r.find("b"));
+        assertEquals(List.of("+b", "-b"), seen, "one removal, told once");
+    }
+
     @Test
     void aBreakerCalledBetweenTheCheckAndTheRemovalIsKeptAndIdleFromThen() {
         BreakerRegistry r = registry();

@@ -244,6 +244,15 @@ class PropertiesConfigTests {
         Properties outside = new Properties();
         outside.put("breaker.instances.x.probes", 3); // outside the prefix: the rest of the application's
         assertEquals(CircuitBreakerConfig.defaults(), CircuitBreakerConfig.fromProperties(outside, "breaker.defaults"));
+        Properties shadowing = new Properties(new Properties());
+        shadowing.put(42, "a key that is not text, elsewhere in the application");
+        shadowing.put("app.breaker.probes", 3);
+        assertEquals(
+                "app.breaker.probes: the value must be a String, was java.lang.Integer 3",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> CircuitBreakerConfig.fromProperties(shadowing, "app.breaker"))
+                        .getMessage());
         Properties odd = new Properties();
         odd.put("app.breaker.probes", 3); // an Integer: Properties holds any object
         assertEquals(

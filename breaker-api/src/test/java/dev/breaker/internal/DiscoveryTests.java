@@ -155,7 +155,7 @@ class DiscoveryTests {
 
             @Override
             public boolean hasNext() {
-                return at < 4;
+                return at < 5;
             }
 
             @Override
@@ -168,6 +168,8 @@ class DiscoveryTests {
                         return nameless;
                     case 2:
                         return throwing;
+                    case 3:
+                        throw new NoClassDefFoundError("com/example/MissingDependency"); // a jar left off the path
                     default:
                         return good;
                 }
@@ -183,6 +185,7 @@ class DiscoveryTests {
                                 + " Provider com.example.Gone not found, "),
                 e.getMessage());
         assertTrue(e.getMessage().contains("its name() is null"), e.getMessage());
+        assertTrue(e.getMessage().contains("com/example/MissingDependency"), e.getMessage());
         assertTrue(
                 e.getMessage().contains("its name() threw java.lang.IllegalStateException: no name today"),
                 e.getMessage());

@@ -120,6 +120,32 @@ class ConfigurationTests {
         }
     }
 
+    /**
+     * An instance name Spring needs brackets for (a host and port) keeps its list: the binder
+     * cannot answer for such a name, and the elements as bound are used.
+     */
+    @Test
+    void aBracketedInstanceNameKeepsItsList() {
+        String host = "breaker.instances[10.0.0.7:8443].classifier.";
+        runner.withInitializer(context -> context.getEnvironment() // a map: withPropertyValues splits at the ':'
+                        .getPropertySources()
+                        .addFirst(new org.springframework.core.env.MapPropertySource(
+                                "application.yml",
+                                Map.of(
+                                        host + "type", "exceptions",
+                                        host + "record-exceptions[0]", "java.io.IOException",
+                                        host + "record-exceptions[1]", "java.net.ConnectException"))))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    String key = "breaker.instances.10.0.0.7:8443.classifier.";
+                    assertThat(context.getBean(BreakerRegistry.class).configFor("10.0.0.7:8443"))
+                            .isEqualTo(BreakerRegistry.fromProperties(Map.of(
+                                            key + "type", "exceptions",
+                                            key + "record-exceptions", "java.io.IOException,java.net.ConnectException"))
+                                    .configFor("10.0.0.7:8443"));
+                });
+    }
+
     @Test
     void aKeyOverriddenInAnotherRelaxedSpellingTakesTheOverridingValue() {
         // application.yml in kebab-case, overridden from the command line or SPRING_APPLICATION_JSON in
