@@ -277,6 +277,48 @@ class Slf4jEventLoggerTests {
         assertEquals(1, log.pendingRejections("gone"), "rejecting again, it is tracked again");
     }
 
+    /**
+     * When the sweep runs and what it forgets, to the nanosecond: a sweep at most once per
+     * interval (the first one an interval after the first record), run by a thread that makes a
+     * record, forgets each record whose interval ended at least an interval ago, and writes it
+     * with the span since its interval began.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {100, -1000}) // a ticker's origin is arbitrary
+    void theSweepRunsOncePerIntervalAndForgetsWhatWasQuietForAWholeInterval(long seconds) {
+        long t0 = seconds * SECOND;
+        ticker.set(t0);
+        reject("v"); // the first record: the first sweep is due at t0 + 10 s
+        ticker.set(t0 + 9 * SECOND);
+        reject("x"); // not due: no sweep
+        ticker.set(t0 + 10 * SECOND);
+        reject("b"); // due: v's interval ended just now, kept; the next sweep at t0 + 20 s
+        ticker.set(t0 + 11 * SECOND);
+        reject("y"); // not due
+        assertEquals(4, log.trackedBreakers());
+        ticker.set(t0 + 21 * SECOND);
+        reject("c"); // due: v ended 11 s ago, forgotten; x 2 s ago, kept; the next sweep at t0 + 31 s
+        assertEquals(List.of("breaker 'v' rejected 1 call in the last 21.0 s (state OPEN)"), captured.texts());
+        assertEquals(0, log.pendingRejections("v"));
+        ticker.set(t0 + 30 * SECOND + SECOND / 2);
+        reject("d"); // not due, though x has been quiet for 11.5 s: kept until the next sweep
+        assertEquals(1, log.pendingRejections("x"));
+        ticker.set(t0 + 31 * SECOND);
+        reject("e"); // due: x (12 s), b (11 s) and y (exactly one interval after its own ended) forgotten
+        assertEquals(
+                List.of(
+                        "breaker 'b' rejected 1 call in the last 21.0 s (state OPEN)",
+                        "breaker 'v' rejected 1 call in the last 21.0 s (state OPEN)",
+                        "breaker 'x' rejected 1 call in the last 22.0 s (state OPEN)",
+                        "breaker 'y' rejected 1 call in the last 20.0 s (state OPEN)"),
+                captured.texts().stream().sorted().toList());
+        assertEquals(3, log.trackedBreakers(), "c, d and e");
+    }
+
+    private void reject(String name) {
+        log.onRejected(CircuitBreaker.builder(name).build(), State.OPEN);
+    }
+
     /** Breakers that come and go (one per host, say) leave only the recent ones behind. */
     @Test
     void breakersThatComeAndGoLeaveOnlyTheRecentOnesBehind() {
