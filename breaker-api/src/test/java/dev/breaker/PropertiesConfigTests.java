@@ -253,6 +253,12 @@ class PropertiesConfigTests {
                                 IllegalArgumentException.class,
                                 () -> CircuitBreakerConfig.fromProperties(shadowing, "app.breaker"))
                         .getMessage());
+        Properties dotted = new Properties(new Properties());
+        dotted.put(7, "a key that is not text turns propertyNames() off: the own entries are checked first");
+        dotted.put("app.breakerX.probes", 3); // not under "app.breaker.": the rest of the application's
+        assertEquals(CircuitBreakerConfig.defaults(), CircuitBreakerConfig.fromProperties(dotted, "app.breaker"));
+        dotted.put("app.breaker.probes", 3);
+        assertThrows(IllegalArgumentException.class, () -> CircuitBreakerConfig.fromProperties(dotted, "app.breaker."));
         Properties odd = new Properties();
         odd.put("app.breaker.probes", 3); // an Integer: Properties holds any object
         assertEquals(
