@@ -132,32 +132,7 @@ public final class CircuitBreakerConfig {
         Objects.requireNonNull(properties, "properties");
         Objects.requireNonNull(prefix, "prefix");
         String under = prefix.isEmpty() || prefix.endsWith(".") ? prefix : prefix + ".";
-        Map<String, String> strings = new java.util.HashMap<>();
-        for (String key : properties.stringPropertyNames()) { // its defaults' too
-            strings.put(key, properties.getProperty(key));
-        }
-        // a value under the prefix that is not a String (its own or its defaults') is not dropped
-        // unsaid; keys outside the prefix are the rest of the application's
-        for (Map.Entry<Object, Object> e : properties.entrySet()) {
-            if (e.getKey() instanceof String key && key.startsWith(under) && !(e.getValue() instanceof String)) {
-                throw new IllegalArgumentException(key + ": the value must be a String, was "
-                        + e.getValue().getClass().getName() + " " + e.getValue());
-            }
-        }
-        java.util.Enumeration<?> names;
-        try {
-            names = properties.propertyNames();
-        } catch (ClassCastException notAString) { // a key that is not a String: not one of ours
-            names = java.util.Collections.emptyEnumeration();
-        }
-        while (names.hasMoreElements()) {
-            if (names.nextElement() instanceof String key && key.startsWith(under) && !strings.containsKey(key)) {
-                Object value = properties.get(key); // null when it is the defaults' (out of reach)
-                throw new IllegalArgumentException(key + ": the value must be a String, was "
-                        + (value == null ? "another type" : value.getClass().getName() + " " + value));
-            }
-        }
-        return fromProperties(strings, prefix);
+        return fromProperties(ConfigProperties.strings(properties, under), prefix);
     }
 
     /**

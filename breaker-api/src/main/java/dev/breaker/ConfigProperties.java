@@ -342,9 +342,23 @@ final class ConfigProperties {
      * @throws IllegalArgumentException when a key under {@code breaker.} has a value that is not a string
      */
     static Map<String, String> strings(Properties properties) {
+        return strings(properties, ROOT);
+    }
+
+    /**
+     * The string properties of {@code properties}, with its defaults; a value under {@code under}
+     * that is not a string (its own or its defaults') is refused, not dropped unsaid, while keys
+     * elsewhere are the rest of the application's.
+     *
+     * @param properties the properties
+     * @param under      the keys checked, such as {@code breaker.}; empty for every key
+     * @return key to value
+     * @throws IllegalArgumentException when a key under {@code under} has a value that is not a string
+     */
+    static Map<String, String> strings(Properties properties, String under) {
         Objects.requireNonNull(properties, "properties");
         for (Map.Entry<Object, Object> e : properties.entrySet()) {
-            if (e.getKey() instanceof String key && key.startsWith(ROOT) && !(e.getValue() instanceof String)) {
+            if (e.getKey() instanceof String key && key.startsWith(under) && !(e.getValue() instanceof String)) {
                 throw new IllegalArgumentException(key + ": the value must be a String, was "
                         + e.getValue().getClass().getName() + " " + e.getValue());
             }
@@ -362,7 +376,7 @@ final class ConfigProperties {
         }
         while (names.hasMoreElements()) {
             String key = (String) names.nextElement();
-            if (key.startsWith(ROOT) && !found.containsKey(key)) {
+            if (key.startsWith(under) && !found.containsKey(key)) {
                 throw new IllegalArgumentException(
                         key + ": the value must be a String, was not one (in the defaults of the Properties)");
             }

@@ -37,17 +37,7 @@ class EvictionRacePointTests {
                 .ticker(ticker)
                 .evictIdleAfter(Duration.ofNanos(100))
                 .build();
-        r.watch(new BreakerRegistry.Watcher() {
-            @Override
-            public void added(CircuitBreaker breaker) {
-                seen.add("+" + breaker.name());
-            }
-
-            @Override
-            public void removed(CircuitBreaker breaker) {
-                seen.add("-" + breaker.name());
-            }
-        });
+        r.watch(new SeenWatcher(seen));
         return r;
     }
 

@@ -236,7 +236,7 @@ class PropertiesConfigTests {
         oddDefaults.put("app.breaker.cooldown", Duration.ofSeconds(1)); // not text, in the defaults
         Properties inDefaults = new Properties(oddDefaults);
         assertEquals(
-                "app.breaker.cooldown: the value must be a String, was another type",
+                "app.breaker.cooldown: the value must be a String, was not one (in the defaults of the Properties)",
                 assertThrows(
                                 IllegalArgumentException.class,
                                 () -> CircuitBreakerConfig.fromProperties(inDefaults, "app.breaker"))

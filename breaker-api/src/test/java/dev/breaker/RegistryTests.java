@@ -209,17 +209,7 @@ class RegistryTests {
                 .ticker(ticker)
                 .evictIdleAfter(Duration.ofNanos(100))
                 .build();
-        r.watch(new BreakerRegistry.Watcher() {
-            @Override
-            public void added(CircuitBreaker breaker) {
-                seen.add("+" + breaker.name());
-            }
-
-            @Override
-            public void removed(CircuitBreaker breaker) {
-                seen.add("-" + breaker.name());
-            }
-        });
+        r.watch(new SeenWatcher(seen));
         return r;
     }
 
