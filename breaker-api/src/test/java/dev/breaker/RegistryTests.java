@@ -105,17 +105,7 @@ class RegistryTests {
         BreakerRegistry r = registry();
         CircuitBreaker first = r.breaker("first");
         List<String> seen = new ArrayList<>();
-        AutoCloseable watching = r.watch(new BreakerRegistry.Watcher() {
-            @Override
-            public void added(CircuitBreaker breaker) {
-                seen.add("+" + breaker.name());
-            }
-
-            @Override
-            public void removed(CircuitBreaker breaker) {
-                seen.add("-" + breaker.name());
-            }
-        });
+        AutoCloseable watching = r.watch(new SeenWatcher(seen));
         r.breaker("second");
         r.breaker("second");
         r.remove("first");
