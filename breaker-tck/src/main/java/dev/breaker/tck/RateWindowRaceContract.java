@@ -45,11 +45,14 @@ import net.jqwik.api.Example;
  * <li>at rest the counts are those of some order of the outcomes that keeps each thread's own
  *     order (an overwritten newer outcome, or a lost one, is not);</li>
  * <li>one recording thread is answered exactly at every outcome while another thread keeps
- *     reading the counts, as a metrics gauge does (reading is not recording).</li>
+ *     reading the counts, as a metrics gauge does (reading is not recording);</li>
+ * <li>under racing writers a trip is answered at most the lag the window documents
+ *     ({@link #lagPerRecordingThread()}) per recording thread after the outcome that made the
+ *     condition hold, however much traffic came before.</li>
  * </ul>
  *
  * <p>Since contract version 2 ({@link TckVersion}); the lone recorder with a reader since 3; the
- * breaker's totals while its window is replaced since 6.
+ * breaker's totals while its window is replaced since 6; the lag bound since 8.
  */
 public abstract class RateWindowRaceContract {
 
@@ -74,6 +77,19 @@ public abstract class RateWindowRaceContract {
      * @return the window and its oracle
      */
     protected abstract Subject subject(double failureRateThreshold, int minimumCalls);
+
+    /**
+     * The lag this window documents (SPEC rule 8): under concurrent recording, a decision may come
+     * at most this many outcomes per recording thread after the outcome that made the trip
+     * condition hold. 0, the default, is a window that decides every outcome as it is recorded
+     * (under a lock, say); a window that lets outcomes wait, in buffers or stripes, says how many
+     * may wait. The bound must not grow with traffic.
+     *
+     * @return outcomes per recording thread, at least 0
+     */
+    protected int lagPerRecordingThread() {
+        return 0;
+    }
 
     /**
      * The ticker the windows are made with; time stands still unless a subclass says otherwise.
@@ -283,6 +299,97 @@ public abstract class RateWindowRaceContract {
                 (long) threads * perThread,
                 m.totalSuccesses() + m.totalFailures() + m.lateResults() + m.rejectedCalls(),
                 "every call once");
+    }
+
+    /**
+     * Threads record successes, the window comes to rest, then every thread records failures
+     * until one of them is answered with a trip: the answers "no" given before it are at most
+     * those before the deciding failure, plus the documented lag per thread (and one call in
+     * flight per other thread). The successes first make sure the lag does not grow with the
+     * traffic a window has seen; at rest the counts must be the oracle's.
+     *
+     * @throws Exception when a thread fails
+     */
+    @Example
+    public void aTripUnderRacingWritersComesWithinTheDocumentedLag() throws Exception {
+        int lag = lagPerRecordingThread();
+        assertTrue(lag >= 0, "lagPerRecordingThread() must be at least 0, was " + lag);
+        double rate = 0.5;
+        int minimumCalls = 100;
+        Subject subject = subject(rate, minimumCalls);
+        for (int threads = 2; threads <= 4; threads += 2) {
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            try {
+                for (int round = 0; round < 5; round++) {
+                    Window w = subject.factory().create(ticker());
+                    int successesPerThread = 300;
+                    runTogether(pool, threads, () -> {
+                        for (int i = 0; i < successesPerThread; i++) {
+                            w.record(false, false);
+                        }
+                    });
+                    List<Recorded> history = new ArrayList<>();
+                    for (int i = 0; i < threads * successesPerThread; i++) {
+                        history.add(new Recorded(false, false));
+                    }
+                    assertEquals(subject.oracle().apply(history), w.counts(), "the successes at rest");
+                    int deciding = decidingFailure(subject, history, rate, minimumCalls);
+                    long bound = (deciding - 1) + (long) threads * lag + (threads - 1);
+                    AtomicBoolean tripped = new AtomicBoolean();
+                    LongAdder notYet = new LongAdder();
+                    long cap = bound + 1_000; // per thread: a window that never trips ends the round
+                    runTogether(pool, threads, () -> {
+                        for (long i = 0; i < cap && !tripped.get(); i++) {
+                            if (w.record(true, false)) {
+                                tripped.set(true);
+                            } else {
+                                notYet.increment();
+                            }
+                        }
+                    });
+                    String where = threads + " threads, round " + round + ": ";
+                    assertTrue(tripped.get(), where + "no trip after " + notYet.sum() + " failures");
+                    assertTrue(
+                            notYet.sum() <= bound,
+                            where + notYet.sum() + " failures were answered \"no\"; failure " + deciding
+                                    + " decides, and the documented lag is " + lag + " per thread, so at most "
+                                    + bound);
+                }
+            } finally {
+                pool.shutdownNow();
+                assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+            }
+        }
+    }
+
+    /** The number of failures after {@code history} whose last makes the oracle's counts trip. */
+    private static int decidingFailure(Subject subject, List<Recorded> history, double rate, int minimumCalls) {
+        List<Recorded> outcomes = new ArrayList<>(history);
+        int most = history.size() + 2 * minimumCalls;
+        for (int k = 1; k <= most; k++) {
+            outcomes.add(new Recorded(true, false));
+            WindowCounts c = subject.oracle().apply(outcomes);
+            if (c.calls() >= minimumCalls && (double) c.failures() / c.calls() >= rate) {
+                return k;
+            }
+        }
+        throw new AssertionError("the oracle never trips on failures after " + history.size() + " successes");
+    }
+
+    /** Runs {@code task} on {@code threads} threads of the pool, started together, and waits for all. */
+    private static void runTogether(ExecutorService pool, int threads, Runnable task) throws Exception {
+        CyclicBarrier start = new CyclicBarrier(threads);
+        List<Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            done.add(pool.submit(() -> {
+                start.await(10, TimeUnit.SECONDS);
+                task.run();
+                return null;
+            }));
+        }
+        for (Future<?> f : done) {
+            f.get(60, TimeUnit.SECONDS);
+        }
     }
 
     private static List<Recorded> randomStream(SplittableRandom random, int length) {

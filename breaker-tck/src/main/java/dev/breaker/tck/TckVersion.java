@@ -36,9 +36,14 @@ public final class TckVersion {
      *     minimum of calls, at or above the threshold; and a time window is held to time that
      *     moves ({@link TimeWindowContract}: old outcomes leave at most a bucket late, young ones
      *     stay, decisions on the young alone, across the ticker's wrap).</li>
+     * <li>A rate window's lag under racing writers is held to the bound it documents
+     *     ({@link RateWindowRaceContract#aTripUnderRacingWritersComesWithinTheDocumentedLag}): a
+     *     window that lets outcomes wait now says how many per recording thread by overriding
+     *     {@link RateWindowRaceContract#lagPerRecordingThread()}, whose default, 0, holds it to
+     *     deciding every outcome as it is recorded.</li>
      * </ol>
      */
-    public static final int CONTRACT = 7;
+    public static final int CONTRACT = 8;
 
     private TckVersion() {}
 }

@@ -1,5 +1,6 @@
 package dev.breaker.window.count;
 
+import dev.breaker.spi.CombiningWindow;
 import dev.breaker.spi.WindowCounts;
 import dev.breaker.tck.RateWindowRaceContract;
 import dev.breaker.tck.WindowContract.Recorded;
@@ -24,5 +25,11 @@ class CountWindowRaceTests extends RateWindowRaceContract {
                             last.stream().filter(Recorded::failure).count(),
                             last.stream().filter(Recorded::slow).count());
                 });
+    }
+
+    /** At most {@link CombiningWindow#BUFFER} bad outcomes and {@link CombiningWindow#RUN_BUFFER} plain successes per stripe, as {@code RingWindow} documents; a stripe serves one thread or more. */
+    @Override
+    protected int lagPerRecordingThread() {
+        return CombiningWindow.BUFFER + CombiningWindow.RUN_BUFFER;
     }
 }

@@ -1,5 +1,6 @@
 package dev.breaker.window.time;
 
+import dev.breaker.spi.CombiningWindow;
 import dev.breaker.spi.WindowCounts;
 import dev.breaker.tck.RateWindowRaceContract;
 import dev.breaker.tck.WindowContract.Recorded;
@@ -21,5 +22,11 @@ class TimeWindowRaceTests extends RateWindowRaceContract {
                         outcomes.size(),
                         outcomes.stream().filter(Recorded::failure).count(),
                         outcomes.stream().filter(Recorded::slow).count()));
+    }
+
+    /** At most {@link CombiningWindow#BUFFER} outcomes per stripe, as {@code BucketWindow} documents (time standing still, the bucket width plays no part); a stripe serves one thread or more. */
+    @Override
+    protected int lagPerRecordingThread() {
+        return CombiningWindow.BUFFER;
     }
 }
