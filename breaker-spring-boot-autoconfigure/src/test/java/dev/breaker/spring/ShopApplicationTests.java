@@ -69,7 +69,7 @@ class ShopApplicationTests {
                 "breaker.defaults.window.type", "consecutive",
                 "breaker.defaults.window.threshold", "3",
                 "breaker.defaults.cooldown", "1h",
-                "breaker.instances.quotes.cooldown", "400ms",
+                "breaker.instances.quotes.cooldown", "5s",
                 "breaker.instances.quotes.probes", "1",
                 "breaker.instances.stock.window.type", "count",
                 "breaker.instances.stock.window.size", "4",
@@ -94,7 +94,7 @@ class ShopApplicationTests {
         assertThat(open.statusCode()).isEqualTo(200);
         assertThat(json(open, "$.state")).isEqualTo("OPEN");
         assertThat(json(open, "$.readyToProbe")).isEqualTo(false);
-        assertThat((Integer) json(open, "$.retryAfterMillis")).isBetween(1, 400);
+        assertThat((Integer) json(open, "$.retryAfterMillis")).isBetween(1, 5_000);
         assertThat(json(open, "$.metrics.totalFailures")).isEqualTo(3);
         assertThat(json(open, "$.metrics.rejectedCalls")).isEqualTo(1);
 
@@ -112,7 +112,7 @@ class ShopApplicationTests {
 
         dependencies.quotesDown(false);
         Awaitility.await()
-                .atMost(Duration.ofSeconds(5))
+                .atMost(Duration.ofSeconds(30)) // the 5 s cooldown, with room for a loaded machine
                 .until(() ->
                         json(get("/actuator/breakers/quotes"), "$.readyToProbe").equals(true));
         HttpResponse<String> ready = get("/actuator/health");
