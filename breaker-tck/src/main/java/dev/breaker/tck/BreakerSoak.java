@@ -48,6 +48,22 @@ public final class BreakerSoak {
      * @throws Exception when a worker fails
      */
     public static void run(WindowFactory window) throws Exception {
+        // its own event executor, stopped at the end: the default one starts a thread per hand-off
+        // on a machine with few cores, and those would outlive the soak into the next test
+        ExecutorService eventExecutor = Executors.newSingleThreadExecutor(task -> {
+            Thread t = new Thread(task, "soak-events");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            run(window, eventExecutor);
+        } finally {
+            eventExecutor.shutdownNow(); // every event is delivered or counted by now, unless the soak failed
+            eventExecutor.awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void run(WindowFactory window, ExecutorService eventExecutor) throws Exception {
         AtomicLong clock = new AtomicLong(Long.MAX_VALUE - 1_000_000_000L); // wraps during the run
         ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
         // the dispatcher calls listeners one at a time, but maybe on its executor's threads: the test thread reads it
@@ -59,6 +75,7 @@ public final class BreakerSoak {
                 .probes(PROBES)
                 .maxHalfOpenDuration(Duration.ofNanos(400_000))
                 .ticker(clock::get)
+                .eventExecutor(eventExecutor)
                 .eventBacklog(1 << 20)
                 .listener(e -> {
                     if (e instanceof StateTransition t) {
