@@ -115,6 +115,7 @@ class BusAttackTests {
     @Test
     void aSubscriberThatClosesTheBusOnAResubmittedTaskDoesNotWaitForItself() throws Exception {
         int events = AsyncDelivery.TASK_BUDGET + 50;
+        java.util.Queue<Thread> tasks = new java.util.concurrent.ConcurrentLinkedQueue<>();
         EventBus bus = EventBus.builder()
                 .capacity(1024)
                 .closeWait(Duration.ofSeconds(3))
@@ -122,6 +123,7 @@ class BusAttackTests {
                         r -> { // a fresh thread per task, started before the submitter returns from execute:
                             // the resubmitted task begins before the task that submitted it has ended
                             Thread t = new Thread(r, "task");
+                            tasks.add(t);
                             t.start();
                             try {
                                 Thread.sleep(50);
@@ -147,19 +149,27 @@ class BusAttackTests {
             }
             delivered.incrementAndGet();
         });
-        for (int i = 1; i <= events; i++) {
-            bus.onEvent(transition("a", i));
+        try {
+            for (int i = 1; i <= events; i++) {
+                bus.onEvent(transition("a", i));
+            }
+            gate.countDown();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (delivered.get() + bus.droppedEvents() < events && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertTrue(
+                    closeTook.get() >= 0 && closeTook.get() < TimeUnit.SECONDS.toNanos(1),
+                    "close from a subscriber waited " + closeTook.get() / 1_000_000 + " ms for itself");
+            assertEquals(events, delivered.get(), "the queue was delivered after the subscriber's close");
+            assertEquals(0, bus.droppedEvents());
+        } finally {
+            gate.countDown(); // should the test fail before it let the subscriber go
+            // each task's thread is queued before it starts, so the one a joined task started is there to take
+            for (Thread t; (t = tasks.poll()) != null; ) {
+                t.join(TimeUnit.SECONDS.toMillis(20));
+            }
         }
-        gate.countDown();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (delivered.get() + bus.droppedEvents() < events && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertTrue(
-                closeTook.get() >= 0 && closeTook.get() < TimeUnit.SECONDS.toNanos(1),
-                "close from a subscriber waited " + closeTook.get() / 1_000_000 + " ms for itself");
-        assertEquals(events, delivered.get(), "the queue was delivered after the subscriber's close");
-        assertEquals(0, bus.droppedEvents());
     }
 
     @Test
@@ -311,8 +321,12 @@ class BusAttackTests {
         });
         publisher.start();
         try {
-            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
-            while (System.nanoTime() < end) {
+            // at least 1.5 s and more than 10,000 deliveries, however slow the machine: the count
+            // must stay bounded all along, which needs the queue kept from emptying for a while
+            long start = System.nanoTime();
+            long end = start + TimeUnit.MILLISECONDS.toNanos(1500);
+            long deadline = start + TimeUnit.SECONDS.toNanos(60);
+            while ((System.nanoTime() < end || delivered.get() <= 10_000) && System.nanoTime() < deadline) {
                 max.accumulateAndGet(wip.get(), Math::max);
                 Thread.sleep(1);
             }
