@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.breaker.spi.HalfOpenPolicy;
+import dev.breaker.testsupport.Waits;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -277,13 +278,13 @@ class BackOffTests {
                     boolean backOff = t % 2 == 0;
                     Permit p = b.tryAcquire();
                     done.add(pool.submit(() -> {
-                        start.await(5, TimeUnit.SECONDS);
+                        start.await(Waits.SECONDS, TimeUnit.SECONDS);
                         p.onFailure(0, backOff ? new TooManyRequests(Duration.ofSeconds(9)) : new IOException());
                         return null;
                     }));
                 }
                 for (Future<?> f : done) {
-                    f.get(10, TimeUnit.SECONDS);
+                    Waits.get(f);
                 }
                 assertEquals(State.OPEN, b.state());
                 assertEquals(1, b.metrics().generation(), "round " + round + ": exactly one transition");

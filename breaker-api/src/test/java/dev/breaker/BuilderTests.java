@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.breaker.testsupport.Waits;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -242,13 +243,13 @@ class BuilderTests {
                 .build();
         Thread first = new Thread(b::reset, "first-caller");
         first.start();
-        assertTrue(entered.await(5, java.util.concurrent.TimeUnit.SECONDS));
+        assertTrue(entered.await(Waits.SECONDS, java.util.concurrent.TimeUnit.SECONDS));
         for (int i = 0; i < 20; i++) {
             b.reset(); // queues its event: the first caller is still delivering
         }
         release.countDown();
-        assertTrue(allDelivered.await(10, java.util.concurrent.TimeUnit.SECONDS));
-        first.join(5_000);
+        assertTrue(allDelivered.await(Waits.SECONDS, java.util.concurrent.TimeUnit.SECONDS));
+        first.join(java.util.concurrent.TimeUnit.SECONDS.toMillis(Waits.SECONDS));
         assertTrue(!handedOffTo.isEmpty(), "the first caller handed the rest off");
         boolean commonPool = java.util.concurrent.ForkJoinPool.getCommonPoolParallelism() > 1;
         for (Thread t : handedOffTo) {

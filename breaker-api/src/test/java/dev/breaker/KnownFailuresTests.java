@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.breaker.testsupport.Waits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -142,7 +143,7 @@ class KnownFailuresTests {
         self.set(b);
         Thread t = new Thread(() -> b.tryAcquire().onFailure(0, null));
         t.start();
-        t.join(5_000);
+        t.join(java.util.concurrent.TimeUnit.SECONDS.toMillis(Waits.SECONDS));
         assertFalse(t.isAlive());
         assertEquals(State.ISOLATED, b.state());
         assertEquals(

@@ -3,6 +3,7 @@ package dev.breaker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.breaker.testsupport.Waits;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -53,7 +54,7 @@ class ListenerTests {
         self.set(b);
         Thread t = new Thread(() -> b.tryAcquire().onFailure(0, null));
         t.start();
-        t.join(5_000);
+        t.join(TimeUnit.SECONDS.toMillis(Waits.SECONDS));
         assertTrue(!t.isAlive(), "the transitioning thread finished");
         assertEquals("OPEN/1/false", seen.get());
     }
@@ -77,7 +78,7 @@ class ListenerTests {
                 .build();
         Thread deliverer = new Thread(() -> b.tryAcquire().onFailure(0, null));
         deliverer.start();
-        assertTrue(entered.await(5, TimeUnit.SECONDS));
+        assertTrue(entered.await(Waits.SECONDS, TimeUnit.SECONDS));
         // the breaker is OPEN and other threads keep deciding, without waiting for the listener
         assertEquals(State.OPEN, b.state());
         Permit probe = b.tryAcquire();
@@ -85,7 +86,7 @@ class ListenerTests {
         probe.onSuccess(0);
         assertEquals(State.CLOSED, b.state());
         release.countDown();
-        deliverer.join(5_000);
+        deliverer.join(TimeUnit.SECONDS.toMillis(Waits.SECONDS));
         assertTrue(!deliverer.isAlive());
     }
 }
