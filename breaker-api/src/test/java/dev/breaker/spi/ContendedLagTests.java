@@ -121,10 +121,13 @@ class ContendedLagTests {
         assertFalse(fromTheOtherThread(w, true), "their share: buffered");
         Future<Boolean> beyond = t.other.submit(() -> w.record(true, false)); // beyond it: waits for the reader
         long deadline = System.nanoTime() + 10_000_000_000L;
-        while (otherThread.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+        // read once per look: a timed park that ends and begins again would show RUNNABLE to a second read
+        Thread.State state = otherThread.getState();
+        while (state != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
             Thread.onSpinWait(); // until it parks, waiting for the reader's hold to end
+            state = otherThread.getState();
         }
-        assertEquals(Thread.State.TIMED_WAITING, otherThread.getState(), "waits for the reader");
+        assertEquals(Thread.State.TIMED_WAITING, state, "waits for the reader");
         leave.countDown();
         get(read);
         assertFalse(get(beyond));
