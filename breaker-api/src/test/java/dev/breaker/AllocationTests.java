@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
 class AllocationTests {
 
     private static final int CALLS = 200_000;
+    /** Measurements of each path; it passes when one is within the limit (see {@link #bytesPerCall}). */
+    private static final int ROUNDS = 3;
     private static final Supplier<String> ANSWER = () -> "answer";
 
     private static long allocatedBytes() {
@@ -25,15 +27,24 @@ class AllocationTests {
                 .getThreadAllocatedBytes(Thread.currentThread().getId());
     }
 
+    /**
+     * Bytes allocated per call: the least of {@value #ROUNDS} measurements of {@value #CALLS} calls
+     * each, after the warm-up. An allocation per call shows in every round; a stray one-off (the
+     * JIT's, while it compiles the path a round runs) shows in one round only.
+     */
     private static double bytesPerCall(Runnable oneCall) {
         for (int i = 0; i < CALLS; i++) {
             oneCall.run(); // warm-up: let the JIT compile the path
         }
-        long before = allocatedBytes();
-        for (int i = 0; i < CALLS; i++) {
-            oneCall.run();
+        double least = Double.MAX_VALUE;
+        for (int round = 0; round < ROUNDS; round++) {
+            long before = allocatedBytes();
+            for (int i = 0; i < CALLS; i++) {
+                oneCall.run();
+            }
+            least = Math.min(least, (double) (allocatedBytes() - before) / CALLS);
         }
-        return (double) (allocatedBytes() - before) / CALLS;
+        return least;
     }
 
     @Test
@@ -97,7 +108,8 @@ class AllocationTests {
         b.tryAcquire().onFailure(0, null);
         double rejected = bytesPerCall(() -> b.tryAcquire().granted());
         assertTrue(rejected < 0.05, "bytes per observed rejection: " + rejected);
-        assertTrue(observer.successes.sum() == 2L * CALLS && observer.rejected.sum() == 2L * CALLS);
+        long each = (1L + ROUNDS) * CALLS; // the warm-up and the rounds
+        assertTrue(observer.successes.sum() == each && observer.rejected.sum() == each);
     }
 
     @Test

@@ -21,21 +21,32 @@ import org.junit.jupiter.api.Test;
 class LoggerAllocationTests {
 
     private static final int CALLS = 200_000;
+    /** Measurements of each path; it passes when one is within the limit (see {@link #bytesPerCall}). */
+    private static final int ROUNDS = 3;
 
     private static long allocatedBytes() {
         return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
                 .getThreadAllocatedBytes(Thread.currentThread().getId());
     }
 
+    /**
+     * Bytes allocated per call: the least of {@value #ROUNDS} measurements of {@value #CALLS} calls
+     * each, after the warm-up. An allocation per call shows in every round; a stray one-off (the
+     * JIT's, while it compiles the path a round runs) shows in one round only.
+     */
     private static double bytesPerCall(Runnable oneCall) {
         for (int i = 0; i < CALLS; i++) {
             oneCall.run(); // warm-up: the record is made, the JIT compiles the path
         }
-        long before = allocatedBytes();
-        for (int i = 0; i < CALLS; i++) {
-            oneCall.run();
+        double least = Double.MAX_VALUE;
+        for (int round = 0; round < ROUNDS; round++) {
+            long before = allocatedBytes();
+            for (int i = 0; i < CALLS; i++) {
+                oneCall.run();
+            }
+            least = Math.min(least, (double) (allocatedBytes() - before) / CALLS);
         }
-        return (double) (allocatedBytes() - before) / CALLS;
+        return least;
     }
 
     @Test
@@ -51,7 +62,7 @@ class LoggerAllocationTests {
         b.tryAcquire().onFailure(0, null);
         double perCall = bytesPerCall(() -> b.tryAcquire().granted());
         assertTrue(perCall < 0.05, "bytes per observed rejection: " + perCall);
-        assertEquals(2L * CALLS, captured.summarised() + log.pendingRejections("alloc"));
+        assertEquals((1L + ROUNDS) * CALLS, captured.summarised() + log.pendingRejections("alloc"));
     }
 
     @Test

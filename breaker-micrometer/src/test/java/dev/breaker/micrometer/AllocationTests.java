@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
 class AllocationTests {
 
     private static final int CALLS = 200_000;
+    /** Measurements of each path; it passes when one is within the limit (see {@link #bytesPerCall}). */
+    private static final int ROUNDS = 3;
     private static final Supplier<String> ANSWER = () -> "answer";
 
     private static long allocatedBytes() {
@@ -30,15 +32,24 @@ class AllocationTests {
                 .getThreadAllocatedBytes(Thread.currentThread().getId());
     }
 
+    /**
+     * Bytes allocated per call: the least of {@value #ROUNDS} measurements of {@value #CALLS} calls
+     * each, after the warm-up. An allocation per call shows in every round; a stray one-off (the
+     * JIT's, while it compiles the path a round runs) shows in one round only.
+     */
     private static double bytesPerCall(Runnable oneCall) {
         for (int i = 0; i < CALLS; i++) {
             oneCall.run(); // warm-up: let the JIT compile the path
         }
-        long before = allocatedBytes();
-        for (int i = 0; i < CALLS; i++) {
-            oneCall.run();
+        double least = Double.MAX_VALUE;
+        for (int round = 0; round < ROUNDS; round++) {
+            long before = allocatedBytes();
+            for (int i = 0; i < CALLS; i++) {
+                oneCall.run();
+            }
+            least = Math.min(least, (double) (allocatedBytes() - before) / CALLS);
         }
-        return (double) (allocatedBytes() - before) / CALLS;
+        return least;
     }
 
     @Test
@@ -52,7 +63,10 @@ class AllocationTests {
         assertTrue(permit < 0.05, "bytes per call through the permit: " + permit);
         double execute = bytesPerCall(() -> b.get(ANSWER));
         assertTrue(execute < 0.05, "bytes per call through get: " + execute);
-        assertEquals(4.0 * CALLS, Meters.calls(meters, "alloc", "success"), "and the meters saw every call");
+        assertEquals(
+                2.0 * (1 + ROUNDS) * CALLS, // two paths, each warmed up and measured
+                Meters.calls(meters, "alloc", "success"),
+                "and the meters saw every call");
     }
 
     @Test
