@@ -42,7 +42,26 @@ class ReplayJarIT {
         byte[] out = p.getInputStream().readAllBytes();
         byte[] err = p.getErrorStream().readAllBytes();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+        return new Run(
+                p.exitValue(),
+                new String(out, StandardCharsets.UTF_8),
+                withoutJvmNotices(new String(err, StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * Standard error less the lines the JVM itself prints about its environment: "Picked up
+     * JAVA_TOOL_OPTIONS: ..." (and the like) and "OpenJDK ... VM warning: ...". They come from the
+     * machine, not from the jar; every other line is kept, so anything the jar prints still counts.
+     */
+    static String withoutJvmNotices(String err) {
+        StringBuilder kept = new StringBuilder();
+        for (String line : err.split("(?<=\n)")) { // each line with its line break
+            String text = line.stripTrailing();
+            if (!text.startsWith("Picked up ") && !text.matches("OpenJDK .*[Ww]arning.*")) {
+                kept.append(line);
+            }
+        }
+        return kept.toString();
     }
 
     static List<String> replay(String trace, String... more) {
