@@ -25,6 +25,7 @@ class AllocationTests {
     private static final int CALLS = 200_000;
     /** Measurements of each path; it passes when one is within the limit (see {@link #bytesPerCall}). */
     private static final int ROUNDS = 3;
+
     private static final Supplier<String> ANSWER = () -> "answer";
 
     private static long allocatedBytes() {
