@@ -7,6 +7,7 @@ open module dev.breaker.tck {
     requires transitive dev.breaker;
     requires transitive org.junit.jupiter.api;
     requires transitive net.jqwik.api;
+    requires jdk.management; // the per-thread allocation counter, for WindowContract's allocation check
 
     exports dev.breaker.tck;
 }

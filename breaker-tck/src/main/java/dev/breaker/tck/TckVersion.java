@@ -41,9 +41,13 @@ public final class TckVersion {
      *     window that lets outcomes wait now says how many per recording thread by overriding
      *     {@link RateWindowRaceContract#lagPerRecordingThread()}, whose default, 0, holds it to
      *     deciding every outcome as it is recorded.</li>
+     * <li>Recording a healthy stream allocates nothing once warm
+     *     ({@link WindowContract#recordingAHealthyStreamAllocatesNothing}, SPEC rule 11 and the
+     *     {@code Window} javadoc); a window that must allocate says so by overriding
+     *     {@link WindowContract#recordAllocatesNothing()}.</li>
      * </ol>
      */
-    public static final int CONTRACT = 8;
+    public static final int CONTRACT = 9;
 
     private TckVersion() {}
 }

@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.ThreadMXBean;
 import dev.breaker.Ticker;
 import dev.breaker.spi.Window;
 import dev.breaker.spi.WindowCounts;
 import dev.breaker.spi.WindowFactory;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -32,7 +34,8 @@ import net.jqwik.api.Provide;
  *
  * <p>The subclass supplies the factory and its window's rule as a naive oracle over a list of
  * outcomes recorded at one instant; the kit checks the window against the oracle for random
- * sequences, keeps its counts consistent, and checks exact counts after many threads record at once.
+ * sequences, keeps its counts consistent, checks exact counts after many threads record at once,
+ * and that recording a healthy stream allocates nothing once warm.
  */
 public abstract class WindowContract {
 
@@ -138,6 +141,69 @@ public abstract class WindowContract {
             assertEquals(plain.record(r.failure(), r.slow()), timed.recordAt(r.failure(), r.slow(), ticker().read()));
         }
         assertEquals(plain.counts(), timed.counts());
+    }
+
+    /**
+     * Whether {@link Window#record} allocates nothing once warm, on a healthy stream (the
+     * {@code Window} javadoc's "should allocate nothing", SPEC rule 11): true by default. A
+     * window that cannot avoid allocating answers false, and its users should hear why.
+     *
+     * @return whether the kit checks that recording allocates nothing
+     */
+    protected boolean recordAllocatesNothing() {
+        return true;
+    }
+
+    /**
+     * Recording a healthy stream (plain successes with a failure and a slow call in every 50,
+     * or plain successes alone where the oracle trips on those) allocates nothing once warm:
+     * the least of 3 measurements of 100,000 outcomes, after as many to warm up, is under 0.05
+     * bytes per outcome, so a single object per call shows (at least 16 bytes) and a one-off
+     * allocation of the JIT's does not. Measured with the JVM's per-thread allocation counter,
+     * and skipped where it has none. Since contract version 9 ({@link TckVersion}).
+     */
+    @Example
+    public void recordingAHealthyStreamAllocatesNothing() {
+        if (!recordAllocatesNothing()
+                || !(ManagementFactory.getThreadMXBean() instanceof ThreadMXBean bean)
+                || !bean.isThreadAllocatedMemorySupported()
+                || !bean.isThreadAllocatedMemoryEnabled()) {
+            return;
+        }
+        List<Recorded> pattern = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            pattern.add(new Recorded(i == 0, i == 25));
+        }
+        List<Recorded> prefix = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            prefix.add(pattern.get(i % pattern.size()));
+            if (tripsAfter(prefix)) { // a window whose rule trips on these: successes alone
+                pattern = List.of(new Recorded(false, false));
+                break;
+            }
+        }
+        Recorded[] stream = pattern.toArray(new Recorded[0]);
+        Window window = factory().create(ticker());
+        int outcomes = 100_000;
+        record(window, stream, outcomes); // warm-up: let the JIT compile the path
+        double least = Double.MAX_VALUE;
+        long id = Thread.currentThread().getId();
+        for (int round = 0; round < 3; round++) {
+            long before = bean.getThreadAllocatedBytes(id);
+            record(window, stream, outcomes);
+            least = Math.min(least, (double) (bean.getThreadAllocatedBytes(id) - before) / outcomes);
+        }
+        assertTrue(
+                least < 0.05,
+                factory().describe() + " allocated " + least + " bytes per recorded outcome at least, "
+                        + "on a healthy stream once warm");
+    }
+
+    private static void record(Window window, Recorded[] stream, int outcomes) {
+        for (int i = 0; i < outcomes; i++) {
+            Recorded r = stream[i % stream.length];
+            window.record(r.failure(), r.slow());
+        }
     }
 
     /**
