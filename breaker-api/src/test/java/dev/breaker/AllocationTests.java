@@ -1,8 +1,10 @@
 package dev.breaker;
 
+import static dev.breaker.testsupport.Allocations.CALLS;
+import static dev.breaker.testsupport.Allocations.ROUNDS;
+import static dev.breaker.testsupport.Allocations.bytesPerCall;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Tag;
@@ -17,36 +19,7 @@ import org.junit.jupiter.api.Test;
 @Tag("class-path")
 class AllocationTests {
 
-    private static final int CALLS = 200_000;
-    /** Measurements of each path; it passes when one is within the limit (see {@link #bytesPerCall}). */
-    private static final int ROUNDS = 3;
-
     private static final Supplier<String> ANSWER = () -> "answer";
-
-    private static long allocatedBytes() {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
-                .getThreadAllocatedBytes(Thread.currentThread().getId());
-    }
-
-    /**
-     * Bytes allocated per call: the least of {@value #ROUNDS} measurements of {@value #CALLS} calls
-     * each, after the warm-up. An allocation per call shows in every round; a stray one-off (the
-     * JIT's, while it compiles the path a round runs) shows in one round only.
-     */
-    private static double bytesPerCall(Runnable oneCall) {
-        for (int i = 0; i < CALLS; i++) {
-            oneCall.run(); // warm-up: let the JIT compile the path
-        }
-        double least = Double.MAX_VALUE;
-        for (int round = 0; round < ROUNDS; round++) {
-            long before = allocatedBytes();
-            for (int i = 0; i < CALLS; i++) {
-                oneCall.run();
-            }
-            least = Math.min(least, (double) (allocatedBytes() - before) / CALLS);
-        }
-        return least;
-    }
 
     @Test
     void closedPermitPathAllocatesNothing() {
