@@ -58,6 +58,8 @@ public final class Report {
         String include = args.length > 4 ? args[4] : "dev\\.breaker\\.bench\\..*Benchmarks\\..*";
         int mixedForks = Math.max(forks, MIXED_FORKS);
         List<Row> rows = new ArrayList<>();
+        boolean mixedRan = false;
+        NoBenchmarksException none = null;
         for (int threads : new int[] {1, 2}) {
             for (boolean mixed : new boolean[] {false, true}) {
                 OptionsBuilder options = new OptionsBuilder();
@@ -74,21 +76,25 @@ public final class Report {
                 Collection<RunResult> results;
                 try {
                     results = new Runner(options.build()).run();
-                } catch (NoBenchmarksException none) { // the regex picked none of this half
+                } catch (NoBenchmarksException e) { // the regex picked none of this half
+                    none = e;
                     continue;
                 }
+                mixedRan |= mixed;
                 for (RunResult r : results) {
                     rows.add(row(r, threads));
                 }
             }
         }
+        if (rows.isEmpty() && none != null) {
+            throw none; // the regex picked nothing at all
+        }
         System.out.println();
         System.out.printf(
                 Locale.ROOT,
-                "Configuration: forks=%d (%s: %d), warmup=%dx%ds, measurement=%dx%ds, JDK %s, %d cores%n%n",
+                "Configuration: forks=%d%s, warmup=%dx%ds, measurement=%dx%ds, JDK %s, %d cores%n%n",
                 forks,
-                MIXED,
-                mixedForks,
+                mixedRan ? " (" + MIXED + ": " + mixedForks + ")" : "",
                 warmups,
                 seconds,
                 iterations,

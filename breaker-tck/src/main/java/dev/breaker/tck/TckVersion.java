@@ -39,9 +39,11 @@ public final class TckVersion {
      * <li>A rate window's lag under racing writers is held to the bound it documents
      *     ({@link RateWindowRaceContract#aTripUnderRacingWritersComesWithinTheDocumentedLag}): a
      *     window that lets outcomes wait now says how many per recording thread by overriding
-     *     {@link RateWindowRaceContract#lagPerRecordingThread()}, whose default, 0, holds it to
-     *     deciding every outcome as it is recorded.</li>
-     * <li>Recording a healthy stream allocates nothing once warm
+     *     {@link RateWindowRaceContract#lagPerRecordingThread()} (and, if bad outcomes may wait
+     *     less, {@link RateWindowRaceContract#badOutcomeLagPerRecordingThread()}), whose default,
+     *     0, holds it to deciding every outcome as it is recorded; after 300 and after 30,000
+     *     outcomes per thread alike.</li>
+     * <li>Recording a healthy stream ({@code record} and {@code recordAt} in turn) allocates nothing once warm
      *     ({@link WindowContract#recordingAHealthyStreamAllocatesNothing}, SPEC rule 11 and the
      *     {@code Window} javadoc); a window that must allocate says so by overriding
      *     {@link WindowContract#recordAllocatesNothing()}.</li>

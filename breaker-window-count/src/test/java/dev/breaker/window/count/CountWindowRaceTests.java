@@ -32,4 +32,10 @@ class CountWindowRaceTests extends RateWindowRaceContract {
     protected int lagPerRecordingThread() {
         return CombiningWindow.BUFFER + CombiningWindow.RUN_BUFFER;
     }
+
+    /** At most {@link CombiningWindow#BUFFER} bad outcomes per stripe. */
+    @Override
+    protected int badOutcomeLagPerRecordingThread() {
+        return CombiningWindow.BUFFER;
+    }
 }
