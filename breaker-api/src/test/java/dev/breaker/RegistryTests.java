@@ -448,17 +448,7 @@ class RegistryTests {
         };
         try (LogCapture log = new LogCapture()) {
             r.watch(rude); // told of "existing": throws, logged
-            r.watch(new BreakerRegistry.Watcher() {
-                @Override
-                public void added(CircuitBreaker breaker) {
-                    seen.add("+" + breaker.name());
-                }
-
-                @Override
-                public void removed(CircuitBreaker breaker) {
-                    seen.add("-" + breaker.name());
-                }
-            });
+            r.watch(new SeenWatcher(seen));
             CircuitBreaker made = r.breaker("new");
             assertSame(made, r.breaker("new"), "made and kept despite the watcher");
             assertTrue(r.remove("new"));
