@@ -194,6 +194,11 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     }
 
     /** Whether a window this breaker made counts its calls (then a call records into the window alone). */
+    /** Whether every CLOSED call gets a permit of its own ({@code trackedPermits}). */
+    boolean tracksPermits() {
+        return trackedPermits;
+    }
+
     boolean countsInto(Window w) {
         return WindowTotals.countsInto(w, totals);
     }
@@ -240,8 +245,12 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
     /** The permit decision for {@link #tryAcquire()}: a rejection is a {@link RejectedPermit}. */
     private Permit acquire() {
         Snapshot s = current;
+        Permit fast = s.fastPermit;
+        if (fast != null) {
+            return fast;
+        }
         if (s.state == State.CLOSED && s.ramp == null) {
-            return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
+            return closedPermit(s);
         }
         return (Permit) acquireSlow(s, false);
     }
@@ -255,17 +264,26 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
      */
     Object acquireForCall() {
         Snapshot s = current;
+        Permit fast = s.fastPermit;
+        if (fast != null) {
+            return fast;
+        }
         if (s.state == State.CLOSED && s.ramp == null) {
-            return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
+            return closedPermit(s);
         }
         return acquireSlow(s, true);
+    }
+
+    /** A CLOSED snapshot's permit for one call: the shared one, or one of its own with {@code trackedPermits}. */
+    private Permit closedPermit(Snapshot s) {
+        return trackedPermits ? new TrackedClosedPermit(this, s.generation, s.window, s.windowCounts) : s.closedPermit;
     }
 
     private Object acquireSlow(Snapshot s, boolean forCall) {
         for (; ; s = current) {
             if (s.state == State.CLOSED) {
                 if (s.ramp == null) {
-                    return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
+                    return closedPermit(s);
                 }
                 Object answer = rampAdmission(s, forCall);
                 if (answer != null) {
@@ -376,7 +394,7 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
             return null;
         }
         if (ramp.admit(share)) {
-            return trackedPermits ? new TrackedClosedPermit(this, s.generation) : s.closedPermit;
+            return closedPermit(s);
         }
         return reject(RejectedPermit.RAMPING, forCall, ramp.nanos - elapsed);
     }
@@ -427,7 +445,22 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         return timed ? slowCallNanos : 0;
     }
 
-    void recordClosed(long generation, Outcome outcome, long durationNanos, long endNanos, boolean endKnown) {
+    /**
+     * Records a CLOSED-era outcome into that era's window, unless the era is over (a late result).
+     * The permit hands over the window and its counting mode itself rather than have them read
+     * from the current snapshot: they are the era's, so equal to the snapshot's whenever the
+     * generation matches, and the window's own loads then need not wait for the snapshot's (a
+     * chain of dependent loads shorter by two on every call; measured at 1 thread, count 100,
+     * 10% failures and 10% slow calls: 9.0 to 8.3 ns).
+     */
+    void recordClosed(
+            long generation,
+            Window window,
+            boolean windowCounts,
+            Outcome outcome,
+            long durationNanos,
+            long endNanos,
+            boolean endKnown) {
         if (outcome == Outcome.IGNORED) {
             totals.increment(Totals.IGNORED);
             if (observer != null) {
@@ -442,11 +475,11 @@ final class DefaultCircuitBreaker implements CircuitBreaker {
         }
         boolean failed = outcome == Outcome.FAILURE;
         boolean slow = slow(durationNanos);
-        if (!s.windowCounts) {
+        if (!windowCounts) {
             totals.record(failed, slow);
         }
         try {
-            if (endKnown ? s.window.recordAt(failed, slow, endNanos) : s.window.record(failed, slow)) {
+            if (endKnown ? window.recordAt(failed, slow, endNanos) : window.record(failed, slow)) {
                 trip(s);
             }
         } finally { // a window or ticker that throws still leaves the call counted, so it is observed too

@@ -51,6 +51,13 @@ final class Snapshot {
     final WindowCounts frozen;
     /** CLOSED: the permit every call of this generation shares; otherwise null. */
     final Permit closedPermit;
+    /**
+     * {@link #closedPermit} when every call is handed it at once (CLOSED, no ramp, no
+     * {@code trackedPermits}); otherwise null: the admission of the common case is one load.
+     */
+    final Permit fastPermit;
+    /** Whether the breaker gives each call a permit of its own ({@code trackedPermits}). */
+    private final boolean tracked;
     /** The event of the transition that began this generation; null for generation 0 or without listeners. */
     final StateTransition cause;
     /** CLOSED while ramping up after recovery (SPEC rule 16); null otherwise, and then the CLOSED path is untouched. */
@@ -77,7 +84,8 @@ final class Snapshot {
             Permit closedPermit,
             StateTransition cause,
             Ramp ramp,
-            boolean windowCounts) {
+            boolean windowCounts,
+            boolean tracked) {
         this.state = state;
         this.generation = generation;
         this.since = since;
@@ -91,6 +99,8 @@ final class Snapshot {
         this.window = window;
         this.frozen = frozen;
         this.closedPermit = closedPermit;
+        this.tracked = tracked;
+        this.fastPermit = state == State.CLOSED && ramp == null && !tracked ? closedPermit : null;
         this.cause = cause;
         this.ramp = ramp;
         this.windowCounts = windowCounts;
@@ -113,6 +123,7 @@ final class Snapshot {
             long lastCooldown,
             Ramp ramp,
             StateTransition cause) {
+        boolean counts = breaker.countsInto(fresh);
         return new Snapshot(
                 State.CLOSED,
                 generation,
@@ -126,10 +137,11 @@ final class Snapshot {
                 0,
                 fresh,
                 null,
-                new ClosedPermit(breaker, generation),
+                new ClosedPermit(breaker, generation, fresh, counts),
                 cause,
                 ramp,
-                breaker.countsInto(fresh));
+                counts,
+                breaker.tracksPermits());
     }
 
     /** The same CLOSED era, its ramp over: not a transition (same generation, same permit). */
@@ -150,7 +162,8 @@ final class Snapshot {
                 closedPermit,
                 cause,
                 null,
-                windowCounts);
+                windowCounts,
+                tracked);
     }
 
     static Snapshot open(
@@ -178,6 +191,7 @@ final class Snapshot {
                 null,
                 cause,
                 null,
+                false,
                 false);
     }
 
@@ -207,6 +221,7 @@ final class Snapshot {
                 null,
                 cause,
                 null,
+                false,
                 false);
     }
 
@@ -233,6 +248,7 @@ final class Snapshot {
                 null,
                 cause,
                 null,
+                false,
                 false);
     }
 
@@ -254,6 +270,7 @@ final class Snapshot {
                 null,
                 cause,
                 null,
+                false,
                 false);
     }
 
@@ -275,7 +292,8 @@ final class Snapshot {
                 closedPermit,
                 cause,
                 ramp,
-                windowCounts);
+                windowCounts,
+                tracked);
     }
 
     @Override

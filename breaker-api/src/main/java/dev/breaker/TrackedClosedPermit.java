@@ -1,19 +1,27 @@
 package dev.breaker;
 
+import dev.breaker.spi.Window;
+
 /**
  * A CLOSED permit of its own, made per call when the breaker was built with
  * {@code trackedPermits(true)}: costs one small object, and detects a second report exactly.
  */
 final class TrackedClosedPermit extends OneShotPermit {
 
-    TrackedClosedPermit(DefaultCircuitBreaker breaker, long generation) {
+    private final Window window;
+    private final boolean windowCounts;
+
+    /** As {@link ClosedPermit}: the era's window travels with the permit. */
+    TrackedClosedPermit(DefaultCircuitBreaker breaker, long generation, Window window, boolean windowCounts) {
         super(breaker, generation);
+        this.window = window;
+        this.windowCounts = windowCounts;
     }
 
     @Override
     void record(Outcome outcome, long durationNanos, long endNanos, boolean endKnown) {
         if (claimReport()) {
-            breaker.recordClosed(generation, outcome, durationNanos, endNanos, endKnown);
+            breaker.recordClosed(generation, window, windowCounts, outcome, durationNanos, endNanos, endKnown);
         } else {
             breaker.duplicateReport();
         }
