@@ -28,6 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A hostile review of the half-open change (SPEC rules 1 to 6, 14 to 16 and 19): rounds per
@@ -438,6 +440,47 @@ class HalfOpenAttackTests {
         first.onSuccess(0);
         assertEquals(1, b.metrics().duplicateReports());
         assertEquals(State.CLOSED, b.state());
+    }
+
+    /**
+     * trackedPermits after the ramp: still a permit per call once the ramp has ended, also when
+     * the ticker failed at the close (the ramp then starts at the first good reading); without
+     * trackedPermits, the one shared permit of the era, during the ramp and after it.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void permitsKeepTheirKindAfterTheRampEvenOneStartedLate(boolean tracked) {
+        policy.ramp = 1_000;
+        policy.share = e -> 0.5;
+        FlakyTicker flaky = new FlakyTicker();
+        CircuitBreaker b = builder(policy, flaky).trackedPermits(tracked).build();
+        b.tryAcquire().onFailure(0, DOWN);
+        flaky.advance(COOLDOWN);
+        Permit probe = b.tryAcquire();
+        flaky.failNext(1);
+        assertThrows(FlakyTicker.TickerBroke.class, () -> probe.onSuccess(0)); // closes, the moment unknown
+        assertEquals(State.CLOSED, b.state());
+        Permit during = admitted(b);
+        assertEquals(tracked, during != admitted(b), "during the ramp");
+        flaky.advance(1_000);
+        assertTrue(b.tryAcquire().granted(), "the ramp is over"); // this call ends it
+        Permit after = b.tryAcquire();
+        assertEquals(tracked, after != b.tryAcquire(), "after the ramp");
+        assertEquals(!tracked, after == during, "one shared permit per era, ramp or not");
+        after.onSuccess(0);
+        after.onSuccess(0);
+        assertEquals(tracked ? 1 : 0, b.metrics().duplicateReports());
+    }
+
+    /** The first permit the ramp admits, past those it sheds. */
+    private static Permit admitted(CircuitBreaker b) {
+        for (int i = 0; i < 10; i++) {
+            Permit p = b.tryAcquire();
+            if (p.granted()) {
+                return p;
+            }
+        }
+        throw new AssertionError("the ramp admitted none of 10 calls");
     }
 
     /** A policy whose probes(k) answers differently at every call: the round grants what it answered at the round's start. */

@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** SPEC rules 1 to 7 and the core's own promises, one behaviour per test, single-threaded. */
 class StateMachineTests {
@@ -356,6 +358,33 @@ class StateMachineTests {
         Permit before = b.tryAcquire();
         b.reset();
         assertFalse(before == b.tryAcquire(), "a new generation has a new permit");
+    }
+
+    /**
+     * A CLOSED permit carries its era's window to the report: one kept past the era is late, and
+     * its outcomes reach neither that window nor the new era's, shared or tracked.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aPermitOfAnEndedEraIsLateAndItsOutcomesReachNoWindow(boolean tracked) {
+        CircuitBreaker b = CircuitBreaker.builder("eras")
+                .window(Windows.consecutiveFailures(2))
+                .trackedPermits(tracked)
+                .ticker(ticker)
+                .build();
+        Permit old = b.tryAcquire();
+        Permit oldAgain = b.tryAcquire();
+        b.tryAcquire().onFailure(0, null); // the old era's window: 1 failure of 2
+        b.reset();
+        old.onFailure(0, null);
+        oldAgain.onFailure(0, null);
+        assertEquals(State.CLOSED, b.state(), "late failures trip nothing, however many");
+        assertEquals(2, b.metrics().lateResults());
+        assertEquals(0, b.metrics().failedCalls(), "the new era's window never saw them");
+        b.tryAcquire().onFailure(0, null);
+        assertEquals(State.CLOSED, b.state(), "the new window holds its own failure alone");
+        b.tryAcquire().onFailure(0, null);
+        assertEquals(State.OPEN, b.state());
     }
 
     @Test

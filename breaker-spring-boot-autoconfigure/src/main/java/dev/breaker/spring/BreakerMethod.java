@@ -23,7 +23,6 @@ import org.springframework.util.ReflectionUtils;
  */
 final class BreakerMethod {
 
-    /** Return types whose outcome arrives later than the return, which the breaker cannot judge on return. */
     /**
      * Types whose outcome arrives after the method returns, by name (none of their libraries is a
      * dependency): Reactive Streams and JDK publishers (Reactor's {@code Mono} and {@code Flux}
