@@ -31,6 +31,15 @@ class StateMachineTests {
                 .build();
     }
 
+    /** Two consecutive failures trip it; a permit per call when {@code tracked}. */
+    private CircuitBreaker twoFailuresTrip(boolean tracked) {
+        return CircuitBreaker.builder("dep")
+                .window(Windows.consecutiveFailures(2))
+                .trackedPermits(tracked)
+                .ticker(ticker)
+                .build();
+    }
+
     private static void fail(CircuitBreaker b) {
         Permit p = b.tryAcquire();
         assertTrue(p.granted(), "expected a permit");
@@ -331,11 +340,7 @@ class StateMachineTests {
 
     @Test
     void trackedClosedPermitsDetectDuplicates() {
-        CircuitBreaker b = CircuitBreaker.builder("tracked")
-                .window(Windows.consecutiveFailures(2))
-                .trackedPermits(true)
-                .ticker(ticker)
-                .build();
+        CircuitBreaker b = twoFailuresTrip(true);
         Permit p = b.tryAcquire();
         assertFalse(p == b.tryAcquire(), "one permit per call");
         p.onFailure(0, null);
@@ -367,11 +372,7 @@ class StateMachineTests {
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void aPermitOfAnEndedEraIsLateAndItsOutcomesReachNoWindow(boolean tracked) {
-        CircuitBreaker b = CircuitBreaker.builder("eras")
-                .window(Windows.consecutiveFailures(2))
-                .trackedPermits(tracked)
-                .ticker(ticker)
-                .build();
+        CircuitBreaker b = twoFailuresTrip(tracked);
         Permit old = b.tryAcquire();
         Permit oldAgain = b.tryAcquire();
         b.tryAcquire().onFailure(0, null); // the old era's window: 1 failure of 2
