@@ -49,15 +49,16 @@ final class Snapshot {
     final Window window;
     /** Not CLOSED: the window's counts when the CLOSED era ended, so metrics explain the state; null while CLOSED. */
     final WindowCounts frozen;
-    /** CLOSED: the permit every call of this generation shares; otherwise null. */
+    /**
+     * CLOSED: the permit every call of this generation shares, unless the breaker gives each call
+     * one of its own ({@code trackedPermits}); otherwise null.
+     */
     final Permit closedPermit;
     /**
-     * {@link #closedPermit} when every call is handed it at once (CLOSED, no ramp, no
-     * {@code trackedPermits}); otherwise null: the admission of the common case is one load.
+     * {@link #closedPermit} when every call is handed it at once (CLOSED with no ramp, and a shared
+     * permit); otherwise null: the admission of the common case is one load.
      */
     final Permit fastPermit;
-    /** Whether the breaker gives each call a permit of its own ({@code trackedPermits}). */
-    private final boolean tracked;
     /** The event of the transition that began this generation; null for generation 0 or without listeners. */
     final StateTransition cause;
     /** CLOSED while ramping up after recovery (SPEC rule 16); null otherwise, and then the CLOSED path is untouched. */
@@ -84,8 +85,7 @@ final class Snapshot {
             Permit closedPermit,
             StateTransition cause,
             Ramp ramp,
-            boolean windowCounts,
-            boolean tracked) {
+            boolean windowCounts) {
         this.state = state;
         this.generation = generation;
         this.since = since;
@@ -99,8 +99,7 @@ final class Snapshot {
         this.window = window;
         this.frozen = frozen;
         this.closedPermit = closedPermit;
-        this.tracked = tracked;
-        this.fastPermit = state == State.CLOSED && ramp == null && !tracked ? closedPermit : null;
+        this.fastPermit = state == State.CLOSED && ramp == null ? closedPermit : null;
         this.cause = cause;
         this.ramp = ramp;
         this.windowCounts = windowCounts;
@@ -137,11 +136,10 @@ final class Snapshot {
                 0,
                 fresh,
                 null,
-                new ClosedPermit(breaker, generation, fresh, counts),
+                breaker.tracksPermits() ? null : new ClosedPermit(breaker, generation, fresh, counts),
                 cause,
                 ramp,
-                counts,
-                breaker.tracksPermits());
+                counts);
     }
 
     /** The same CLOSED era, its ramp over: not a transition (same generation, same permit). */
@@ -162,8 +160,7 @@ final class Snapshot {
                 closedPermit,
                 cause,
                 null,
-                windowCounts,
-                tracked);
+                windowCounts);
     }
 
     static Snapshot open(
@@ -191,7 +188,6 @@ final class Snapshot {
                 null,
                 cause,
                 null,
-                false,
                 false);
     }
 
@@ -221,7 +217,6 @@ final class Snapshot {
                 null,
                 cause,
                 null,
-                false,
                 false);
     }
 
@@ -248,7 +243,6 @@ final class Snapshot {
                 null,
                 cause,
                 null,
-                false,
                 false);
     }
 
@@ -270,7 +264,6 @@ final class Snapshot {
                 null,
                 cause,
                 null,
-                false,
                 false);
     }
 
@@ -292,8 +285,7 @@ final class Snapshot {
                 closedPermit,
                 cause,
                 ramp,
-                windowCounts,
-                tracked);
+                windowCounts);
     }
 
     @Override
