@@ -2,12 +2,16 @@ package dev.breaker.spring;
 
 import dev.breaker.BreakerRegistry;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.aop.framework.Advised;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
@@ -30,12 +34,18 @@ import org.springframework.util.ClassUtils;
  *     call to a target bean the bean factory makes; that target is the bean checked.
  * </ul>
  * Once every singleton is made, the breakers the annotations name are made in the registry, so
- * that they appear in the actuator endpoint and the metrics before their first call.
+ * that they appear in the actuator endpoint and the metrics before their first call. A name in
+ * {@code breaker.health.include} that no annotation declares and no {@code breaker.instances} key
+ * configures is then logged as a warning: it is most likely misspelt, and the health contributor
+ * would report it "not made yet" (so {@code UP}) for as long as no code makes a breaker of that
+ * name. Only a warning, since code may make it later through the registry.
  *
  * <p>Runs after every other post-processor, so it sees the proxy the auto-proxy creator made.
  */
 public final class BreakerBeanValidator
         implements SmartInstantiationAwareBeanPostProcessor, SmartInitializingSingleton, BeanFactoryAware, Ordered {
+
+    private static final Log LOG = LogFactory.getLog(BreakerBeanValidator.class);
 
     private final Set<String> earlyChecked = ConcurrentHashMap.newKeySet();
     private final Set<String> names = ConcurrentHashMap.newKeySet();
@@ -109,5 +119,33 @@ public final class BreakerBeanValidator
                 registry.breaker(name);
             }
         }
+        BreakerProperties properties =
+                beanFactory.getBeanProvider(BreakerProperties.class).getIfAvailable();
+        if (properties != null) {
+            for (String name : unknownHealthNames(properties, names)) {
+                LOG.warn("breaker.health.include names the breaker '" + name + "', which no @Breaker method declares"
+                        + " and no breaker.instances key configures: the 'breakers' health contributor reports it"
+                        + " as not made yet (UP) until code makes a breaker of that name. Is it misspelt?");
+            }
+        }
+    }
+
+    /**
+     * The names {@code breaker.health.include} lists that none of {@code declared} is and no
+     * {@code breaker.instances.<name>.<key>} configures, in the order listed.
+     *
+     * @param properties the bound properties
+     * @param declared   the names the {@link Breaker} annotations give
+     * @return the names nothing makes or configures
+     */
+    static List<String> unknownHealthNames(BreakerProperties properties, Collection<String> declared) {
+        List<String> unknown = new ArrayList<>();
+        for (String name : properties.getHealth().getInclude()) {
+            boolean configured = properties.getInstances().keySet().stream().anyMatch(k -> k.startsWith(name + "."));
+            if (!declared.contains(name) && !configured && !unknown.contains(name)) {
+                unknown.add(name);
+            }
+        }
+        return unknown;
     }
 }

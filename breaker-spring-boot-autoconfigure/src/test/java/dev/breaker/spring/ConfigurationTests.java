@@ -10,10 +10,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -23,6 +26,36 @@ class ConfigurationTests {
 
     private final ApplicationContextRunner runner =
             new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(BreakerAutoConfiguration.class));
+
+    /**
+     * A health include that nothing declares or configures is most likely misspelt: it would read
+     * "not made yet" (UP) for ever, so startup warns, naming it; configured and declared names
+     * are quiet.
+     */
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void aHealthIncludeThatNothingDeclaresOrConfiguresIsWarnedOfAtStartup(CapturedOutput output) {
+        runner.withPropertyValues(
+                        "breaker.health.include=paymnets,configured", "breaker.instances.configured.cooldown=1s")
+                .run(context -> assertThat(context).hasNotFailed());
+        assertThat(output.getAll())
+                .contains("breaker.health.include names the breaker 'paymnets'")
+                .doesNotContain("'configured'");
+    }
+
+    @Test
+    void theUnknownHealthNamesAreThoseNoAnnotationDeclaresAndNoInstanceKeyConfigures() {
+        BreakerProperties properties = new BreakerProperties();
+        properties
+                .getHealth()
+                .getInclude()
+                .addAll(List.of("payments", "paymnets", "payments.eu", "orders", "paymnets"));
+        properties.getInstances().put("payments.eu.cooldown", "1s");
+        assertThat(BreakerBeanValidator.unknownHealthNames(properties, List.of("payments")))
+                .containsExactly("paymnets", "orders");
+        assertThat(BreakerBeanValidator.unknownHealthNames(new BreakerProperties(), List.of("payments")))
+                .isEmpty();
+    }
 
     @Test
     void theKeysMeanWhatTheyMeanInThePropertiesFormatAndInstancesInheritTheDefaults() {
