@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
+import net.jqwik.api.Assume;
 import net.jqwik.api.Example;
 
 /**
@@ -42,7 +43,8 @@ import net.jqwik.api.Example;
  *
  * <ul>
  * <li>threads that each record a steady 40% of failures never trip a 50% threshold (a decision
- *     that reads calls and failures at different moments can see 50%);</li>
+ *     that reads calls and failures at different moments can see 50%), nor 40% of slow calls a
+ *     50% slow-call threshold ({@link #slowCallSubject});</li>
  * <li>failures spaced by one thread's own successes never put two failures in the last four
  *     outcomes of a four-outcome window, whatever the other threads record (a transient double
  *     count of an evicted failure can);</li>
@@ -50,13 +52,16 @@ import net.jqwik.api.Example;
  *     order (an overwritten newer outcome, or a lost one, is not);</li>
  * <li>one recording thread is answered exactly at every outcome while another thread keeps
  *     reading the counts, as a metrics gauge does (reading is not recording);</li>
+ * <li>ten thousand virtual threads, unmounting between outcomes, invent no trip and lose no
+ *     call (Java 21 and later);</li>
  * <li>under racing writers a trip is answered at most the lag the window documents
  *     ({@link #lagPerRecordingThread()}) per recording thread after the outcome that made the
  *     condition hold, however much traffic came before.</li>
  * </ul>
  *
  * <p>Since contract version 2 ({@link TckVersion}); the lone recorder with a reader since 3; the
- * breaker's totals while its window is replaced since 6; the lag bound since 8.
+ * breaker's totals while its window is replaced since 6; the lag bound since 8; slow calls and
+ * virtual threads since 10.
  */
 public abstract class RateWindowRaceContract {
 
@@ -81,6 +86,20 @@ public abstract class RateWindowRaceContract {
      * @return the window and its oracle
      */
     protected abstract Subject subject(double failureRateThreshold, int minimumCalls);
+
+    /**
+     * The window to race on slow calls: a slow-call-rate threshold of {@code slowCallRateThreshold},
+     * a failure-rate threshold of 1.0, at least {@code minimumCalls} calls, as in {@link #subject};
+     * or null, the default, for a window without a slow-call rate, whose slow-call race is then
+     * skipped. The oracle is {@link #subject}'s kind.
+     *
+     * @param slowCallRateThreshold the slow-call-rate threshold
+     * @param minimumCalls          the minimum calls (and size, for a count window)
+     * @return the window and its oracle, or null
+     */
+    protected Subject slowCallSubject(double slowCallRateThreshold, int minimumCalls) {
+        return null;
+    }
 
     /**
      * The lag this window documents (SPEC rule 8): under concurrent recording, a decision may come
@@ -124,15 +143,31 @@ public abstract class RateWindowRaceContract {
      */
     @Example
     public void steadyFortyPercentNeverTripsFiftyPercent() throws Exception {
-        Recorded f = new Recorded(true, false);
+        steadyFortyPercentNeverTrips(subject(0.5, 100), new Recorded(true, false));
+    }
+
+    /**
+     * Threads recording a steady 40% of slow calls each never trip a 50% slow-call threshold over
+     * 100 calls; skipped for a window without a slow-call rate ({@link #slowCallSubject} null).
+     *
+     * @throws Exception when a thread fails
+     */
+    @Example
+    public void steadyFortyPercentSlowCallsNeverTripFiftyPercent() throws Exception {
+        Subject subject = slowCallSubject(0.5, 100);
+        Assume.that(subject != null);
+        steadyFortyPercentNeverTrips(subject, new Recorded(false, true));
+    }
+
+    private void steadyFortyPercentNeverTrips(Subject subject, Recorded bad) throws Exception {
         Recorded s = new Recorded(false, false);
-        List<Recorded> pattern = List.of(f, s, f, s, s);
+        List<Recorded> pattern = List.of(bad, s, bad, s, s);
         for (int threads = 2; threads <= 4; threads += 2) {
             List<List<Recorded>> streams = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 streams.add(repeat(pattern, 4_000));
             }
-            int trips = race(subject(0.5, 100), streams, 10).trips;
+            int trips = race(subject, streams, 10).trips;
             assertEquals(0, trips, threads + " threads: a trip on a rate no order of the outcomes reached");
         }
     }
@@ -176,6 +211,64 @@ public abstract class RateWindowRaceContract {
                     "round " + round + ": " + seen + " is the result of no order of " + streams + "; possible: "
                             + possible);
         }
+    }
+
+    /**
+     * Ten thousand virtual threads (Java 21 and later; skipped before), each recording 20 outcomes
+     * through a breaker and yielding (so unmounting) between them, one thread in 250 with a failure
+     * among them: 40 failures in all, so no order of the outcomes puts 50 in a window of 100, and
+     * no trip at 50% is right; and the breaker's totals count every call exactly once. A window whose state is keyed by thread, or whose stripes
+     * are lost when their thread ends, shows here; so does one that waits for a holder by
+     * spinning alone, which virtual threads on few carriers can starve.
+     *
+     * @throws Exception when a thread fails
+     */
+    @Example
+    public void tenThousandVirtualThreadsInventNoTripAndLoseNoCall() throws Exception {
+        Assume.that(Runtime.version().feature() >= 21);
+        int threads = 10_000;
+        int perThread = 20;
+        CircuitBreaker b = CircuitBreaker.builder("virtual")
+                .window(subject(0.5, 100).factory())
+                .ticker(ticker())
+                .build();
+        AtomicInteger opened = new AtomicInteger();
+        ExecutorService pool = (ExecutorService)
+                Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null); // the kit targets Java 17
+        List<Future<?>> calls = new ArrayList<>();
+        try {
+            for (int t = 0; t < threads; t++) {
+                int offset = t;
+                calls.add(pool.submit(() -> {
+                    for (int i = 0; i < perThread; i++) {
+                        Permit p = b.tryAcquire();
+                        if (!p.granted()) {
+                            opened.incrementAndGet();
+                            continue;
+                        }
+                        Thread.yield();
+                        if (i == 0 && offset % 250 == 0) {
+                            p.onFailure(0, null);
+                        } else {
+                            p.onSuccess(0);
+                        }
+                    }
+                }));
+            }
+            for (Future<?> f : calls) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        BreakerMetrics m = b.metrics();
+        assertEquals(0, opened.get(), "rejections: a trip on a rate no order of the outcomes reached");
+        assertEquals((long) threads * perThread, m.totalSuccesses() + m.totalFailures(), "every call once");
+        assertEquals(threads / 250, m.totalFailures(), "every failure once");
+        List<Recorded> all = new ArrayList<>(Collections.nCopies(threads * perThread, new Recorded(false, false)));
+        WindowCounts anyOrder = subject(0.5, 100).oracle().apply(all);
+        assertEquals(anyOrder.calls(), m.bufferedCalls(), "the window's calls at rest, as in any order");
+        assertTrue(m.failedCalls() <= threads / 250, "the window's failures at rest: " + m.failedCalls());
     }
 
     /**

@@ -13,8 +13,8 @@ import org.opentest4j.AssertionFailedError;
 
 /**
  * {@link TimeWindowContract} fails the mistakes it is there for: a window that never lets an
- * outcome leave, and one that compares readings as absolute times (which breaks where the ticker
- * wraps). Each keeps exact times otherwise, so a bucket width of 0 is claimed.
+ * outcome leave, one that compares readings as absolute times (which breaks where the ticker
+ * wraps), and one that leaves late outcomes out of its decisions. Each keeps exact times otherwise, so a bucket width of 0 is claimed.
  */
 class TimeWindowContractCatchesTests {
 
@@ -26,6 +26,8 @@ class TimeWindowContractCatchesTests {
         private final Ticker ticker;
         private final String mistake;
         private final ArrayDeque<long[]> outcomes = new ArrayDeque<>();
+        /** The latest reading recorded, for the mistake "stragglers left out"; null before the first. */
+        private Long latest;
 
         Naive(long length, double rate, int minimumCalls, Ticker ticker, String mistake) {
             this.length = length;
@@ -56,6 +58,13 @@ class TimeWindowContractCatchesTests {
 
         @Override
         public boolean recordAt(boolean failure, boolean slow, long nowNanos) {
+            boolean late = latest != null && nowNanos - latest < 0;
+            if (mistake.equals("stragglers left out") && late) {
+                return false; // as a window that read the older buckets' sums once: not seen
+            }
+            if (!late) {
+                latest = nowNanos;
+            }
             leave(nowNanos);
             outcomes.addLast(new long[] {nowNanos, failure ? 1 : 0});
             WindowCounts c = counts(nowNanos);
@@ -111,11 +120,20 @@ class TimeWindowContractCatchesTests {
     }
 
     @Test
+    void aWindowThatLeavesLateOutcomesOutOfItsDecisionsIsCaught() {
+        TimeWindowContract c = with("stragglers left out");
+        assertThrows(AssertionFailedError.class, c::aLateFailureIsInTheVeryNextDecision);
+        assertThrows(AssertionFailedError.class, c::aLateSuccessIsInTheVeryNextDecision);
+    }
+
+    @Test
     void theNaiveWindowWithoutAMistakeKeepsTheContract() {
         TimeWindowContract c = with("none");
         c.outcomesOlderThanTheLengthLeave();
         c.outcomesYoungerThanTheLengthLessABucketStay();
         c.aDecisionAfterOldOutcomesLeftCountsTheYoungOnly();
         c.aLongSilenceEndsWithAWindowOfOne();
+        c.aLateFailureIsInTheVeryNextDecision();
+        c.aLateSuccessIsInTheVeryNextDecision();
     }
 }

@@ -11,11 +11,21 @@ class CountWindowRaceTests extends RateWindowRaceContract {
 
     @Override
     protected Subject subject(double failureRateThreshold, int minimumCalls) {
+        return subject(failureRateThreshold, 1.0, minimumCalls);
+    }
+
+    @Override
+    protected Subject slowCallSubject(double slowCallRateThreshold, int minimumCalls) {
+        return subject(1.0, slowCallRateThreshold, minimumCalls);
+    }
+
+    private static Subject subject(double failureRateThreshold, double slowCallRateThreshold, int minimumCalls) {
         return new Subject(
                 CountWindow.builder()
                         .size(minimumCalls)
                         .minimumCalls(minimumCalls)
                         .failureRateThreshold(failureRateThreshold)
+                        .slowCallRateThreshold(slowCallRateThreshold)
                         .build(),
                 outcomes -> {
                     List<Recorded> last =

@@ -11,12 +11,22 @@ class TimeWindowRaceTests extends RateWindowRaceContract {
 
     @Override
     protected Subject subject(double failureRateThreshold, int minimumCalls) {
+        return subject(failureRateThreshold, 1.0, minimumCalls);
+    }
+
+    @Override
+    protected Subject slowCallSubject(double slowCallRateThreshold, int minimumCalls) {
+        return subject(1.0, slowCallRateThreshold, minimumCalls);
+    }
+
+    private static Subject subject(double failureRateThreshold, double slowCallRateThreshold, int minimumCalls) {
         return new Subject(
                 TimeWindow.builder()
                         .length(Duration.ofSeconds(10))
                         .buckets(10)
                         .minimumCalls(minimumCalls)
                         .failureRateThreshold(failureRateThreshold)
+                        .slowCallRateThreshold(slowCallRateThreshold)
                         .build(),
                 outcomes -> new WindowCounts(
                         outcomes.size(),

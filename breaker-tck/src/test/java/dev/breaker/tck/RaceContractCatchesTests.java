@@ -1,0 +1,132 @@
+package dev.breaker.tck;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.breaker.Ticker;
+import dev.breaker.spi.Window;
+import dev.breaker.spi.WindowCounts;
+import dev.breaker.spi.WindowFactory;
+import dev.breaker.tck.WindowContract.Recorded;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.opentest4j.AssertionFailedError;
+
+/**
+ * The race checks of {@link RateWindowRaceContract} fail the mistakes they are there for, each
+ * made here on purpose in a window that is otherwise the last N outcomes under a lock: a trip on a
+ * rate no order of the outcomes reached (failures and slow calls), a failure counted twice, and
+ * outcomes lost. The same window without a mistake passes them all.
+ */
+class RaceContractCatchesTests {
+
+    /** The last N outcomes under a lock, with one deliberate mistake. */
+    private static final class Locked implements Window {
+        private final double failureRate;
+        private final double slowRate;
+        private final int size;
+        private final String mistake;
+        private final boolean[] failed;
+        private final boolean[] slowed;
+        private long n;
+        private long offered;
+
+        Locked(double failureRate, double slowRate, int size, String mistake) {
+            this.failureRate = failureRate;
+            this.slowRate = slowRate;
+            this.size = size;
+            this.mistake = mistake;
+            this.failed = new boolean[size];
+            this.slowed = new boolean[size];
+        }
+
+        @Override
+        public synchronized boolean record(boolean failure, boolean slow) {
+            if (mistake.equals("loses every third outcome") && ++offered % 3 == 0) {
+                return false;
+            }
+            failed[(int) (n % size)] = failure;
+            slowed[(int) (n++ % size)] = slow;
+            WindowCounts c = counts();
+            double lower = mistake.equals("trips below its threshold") ? 0.1 : 0;
+            return c.calls() >= size
+                    && ((double) c.failures() / c.calls() >= failureRate - lower
+                            || (double) c.slowCalls() / c.calls() >= slowRate - lower);
+        }
+
+        @Override
+        public synchronized WindowCounts counts() {
+            long calls = Math.min(n, size);
+            long failures = 0;
+            long slowCalls = 0;
+            for (int i = 0; i < calls; i++) {
+                failures += failed[i] ? (mistake.equals("counts a failure twice") ? 2 : 1) : 0;
+                slowCalls += slowed[i] ? 1 : 0;
+            }
+            return new WindowCounts(calls, Math.min(calls, failures), slowCalls);
+        }
+    }
+
+    private static RateWindowRaceContract with(String mistake) {
+        return new RateWindowRaceContract() {
+            @Override
+            protected Subject subject(double failureRateThreshold, int minimumCalls) {
+                return make(failureRateThreshold, 1.0, minimumCalls);
+            }
+
+            @Override
+            protected Subject slowCallSubject(double slowCallRateThreshold, int minimumCalls) {
+                return make(1.0, slowCallRateThreshold, minimumCalls);
+            }
+
+            private Subject make(double failureRate, double slowRate, int size) {
+                WindowFactory factory = new WindowFactory() {
+                    @Override
+                    public Window create(Ticker ticker) {
+                        return new Locked(failureRate, slowRate, size, mistake);
+                    }
+
+                    @Override
+                    public String describe() {
+                        return "locked(" + mistake + ")";
+                    }
+                };
+                return new Subject(factory, outcomes -> {
+                    List<Recorded> last = outcomes.subList(Math.max(0, outcomes.size() - size), outcomes.size());
+                    return new WindowCounts(
+                            last.size(),
+                            last.stream().filter(Recorded::failure).count(),
+                            last.stream().filter(Recorded::slow).count());
+                });
+            }
+        };
+    }
+
+    @Test
+    void aTripBelowTheThresholdIsCaughtForFailuresAndSlowCalls() {
+        RateWindowRaceContract c = with("trips below its threshold");
+        assertThrows(AssertionFailedError.class, c::steadyFortyPercentNeverTripsFiftyPercent);
+        assertThrows(AssertionFailedError.class, c::steadyFortyPercentSlowCallsNeverTripFiftyPercent);
+    }
+
+    @Test
+    void aFailureCountedTwiceIsCaught() {
+        assertThrows(AssertionFailedError.class, with("counts a failure twice")::spacedFailuresNeverTripASmallWindow);
+    }
+
+    @Test
+    void lostOutcomesAreCaughtAtRest() {
+        assertThrows(
+                AssertionFailedError.class,
+                with("loses every third outcome")::countsAtRestComeFromSomeOrderOfTheOutcomes);
+    }
+
+    @Test
+    void theWindowWithoutAMistakeKeepsEveryRaceCheck() {
+        RateWindowRaceContract c = with("none");
+        assertDoesNotThrow(c::steadyFortyPercentNeverTripsFiftyPercent);
+        assertDoesNotThrow(c::steadyFortyPercentSlowCallsNeverTripFiftyPercent);
+        assertDoesNotThrow(c::spacedFailuresNeverTripASmallWindow);
+        assertDoesNotThrow(c::countsAtRestComeFromSomeOrderOfTheOutcomes);
+    }
+}
