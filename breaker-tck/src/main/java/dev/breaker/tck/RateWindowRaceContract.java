@@ -89,17 +89,15 @@ public abstract class RateWindowRaceContract {
 
     /**
      * The window to race on slow calls: a slow-call-rate threshold of {@code slowCallRateThreshold},
-     * a failure-rate threshold of 1.0, at least {@code minimumCalls} calls, as in {@link #subject};
-     * or null, the default, for a window without a slow-call rate, whose slow-call race is then
-     * skipped. The oracle is {@link #subject}'s kind.
+     * a failure-rate threshold of 1.0, at least {@code minimumCalls} calls, and otherwise as
+     * {@link #subject} makes it (every rate window takes both thresholds: see
+     * {@link RateRuleContract}). Since contract version 10.
      *
      * @param slowCallRateThreshold the slow-call-rate threshold
      * @param minimumCalls          the minimum calls (and size, for a count window)
-     * @return the window and its oracle, or null
+     * @return the window and its oracle
      */
-    protected Subject slowCallSubject(double slowCallRateThreshold, int minimumCalls) {
-        return null;
-    }
+    protected abstract Subject slowCallSubject(double slowCallRateThreshold, int minimumCalls);
 
     /**
      * The lag this window documents (SPEC rule 8): under concurrent recording, a decision may come
@@ -148,15 +146,13 @@ public abstract class RateWindowRaceContract {
 
     /**
      * Threads recording a steady 40% of slow calls each never trip a 50% slow-call threshold over
-     * 100 calls; skipped for a window without a slow-call rate ({@link #slowCallSubject} null).
+     * 100 calls.
      *
      * @throws Exception when a thread fails
      */
     @Example
     public void steadyFortyPercentSlowCallsNeverTripFiftyPercent() throws Exception {
-        Subject subject = slowCallSubject(0.5, 100);
-        Assume.that(subject != null);
-        steadyFortyPercentNeverTrips(subject, new Recorded(false, true));
+        steadyFortyPercentNeverTrips(slowCallSubject(0.5, 100), new Recorded(false, true));
     }
 
     private void steadyFortyPercentNeverTrips(Subject subject, Recorded bad) throws Exception {
@@ -217,37 +213,54 @@ public abstract class RateWindowRaceContract {
      * Ten thousand virtual threads (Java 21 and later; skipped before), each recording 20 outcomes
      * through a breaker and yielding (so unmounting) between them, one thread in 250 with a failure
      * among them: 40 failures in all, so no order of the outcomes puts 50 in a window of 100, and
-     * no trip at 50% is right; and the breaker's totals count every call exactly once. A window whose state is keyed by thread, or whose stripes
-     * are lost when their thread ends, shows here; so does one that waits for a holder by
-     * spinning alone, which virtual threads on few carriers can starve.
+     * no trip at 50% is right; the breaker's totals count every call once; and a window large
+     * enough to hold every call holds every call at rest, and every failure. A window whose state
+     * is keyed by thread, or loses what a thread left when it ended, shows here; so does one that
+     * waits for a holder by spinning alone, which virtual threads on few carriers can starve.
      *
      * @throws Exception when a thread fails
      */
     @Example
     public void tenThousandVirtualThreadsInventNoTripAndLoseNoCall() throws Exception {
         Assume.that(Runtime.version().feature() >= 21);
-        int threads = 10_000;
-        int perThread = 20;
+        int calls = VIRTUAL_THREADS * PER_VIRTUAL_THREAD;
+        BreakerMetrics small = raceOnVirtualThreads(subject(0.5, 100));
+        assertEquals(0, small.rejectedCalls(), "a trip on a rate no order of the outcomes reached");
+        assertEquals(calls, small.totalSuccesses() + small.totalFailures(), "every call once");
+        assertEquals(VIRTUAL_THREADS / 250, small.totalFailures(), "every failure once");
+        // a window that holds every call, so that one it lost shows in its counts at rest
+        Subject whole = subject(0.5, calls);
+        BreakerMetrics all = raceOnVirtualThreads(whole);
+        List<Recorded> outcomes = new ArrayList<>(Collections.nCopies(calls, new Recorded(false, false)));
+        outcomes.subList(0, VIRTUAL_THREADS / 250).replaceAll(r -> new Recorded(true, false));
+        WindowCounts expected = whole.oracle().apply(outcomes); // every order gives these: the window holds all
+        assertEquals(expected.calls(), all.bufferedCalls(), "the window's calls at rest");
+        assertEquals(expected.failures(), all.failedCalls(), "the window's failures at rest");
+    }
+
+    private static final int VIRTUAL_THREADS = 10_000;
+    private static final int PER_VIRTUAL_THREAD = 20;
+
+    /** Each virtual thread's calls through a breaker on the subject's window; one thread in 250 fails its first. */
+    private BreakerMetrics raceOnVirtualThreads(Subject subject) throws Exception {
         CircuitBreaker b = CircuitBreaker.builder("virtual")
-                .window(subject(0.5, 100).factory())
+                .window(subject.factory())
                 .ticker(ticker())
                 .build();
-        AtomicInteger opened = new AtomicInteger();
         ExecutorService pool = (ExecutorService)
                 Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null); // the kit targets Java 17
         List<Future<?>> calls = new ArrayList<>();
         try {
-            for (int t = 0; t < threads; t++) {
-                int offset = t;
+            for (int t = 0; t < VIRTUAL_THREADS; t++) {
+                boolean failsFirst = t % 250 == 0;
                 calls.add(pool.submit(() -> {
-                    for (int i = 0; i < perThread; i++) {
+                    for (int i = 0; i < PER_VIRTUAL_THREAD; i++) {
                         Permit p = b.tryAcquire();
                         if (!p.granted()) {
-                            opened.incrementAndGet();
-                            continue;
+                            continue; // counted as rejected
                         }
-                        Thread.yield();
-                        if (i == 0 && offset % 250 == 0) {
+                        Thread.yield(); // unmounts, holding the permit
+                        if (i == 0 && failsFirst) {
                             p.onFailure(0, null);
                         } else {
                             p.onSuccess(0);
@@ -261,14 +274,7 @@ public abstract class RateWindowRaceContract {
         } finally {
             pool.shutdownNow();
         }
-        BreakerMetrics m = b.metrics();
-        assertEquals(0, opened.get(), "rejections: a trip on a rate no order of the outcomes reached");
-        assertEquals((long) threads * perThread, m.totalSuccesses() + m.totalFailures(), "every call once");
-        assertEquals(threads / 250, m.totalFailures(), "every failure once");
-        List<Recorded> all = new ArrayList<>(Collections.nCopies(threads * perThread, new Recorded(false, false)));
-        WindowCounts anyOrder = subject(0.5, 100).oracle().apply(all);
-        assertEquals(anyOrder.calls(), m.bufferedCalls(), "the window's calls at rest, as in any order");
-        assertTrue(m.failedCalls() <= threads / 250, "the window's failures at rest: " + m.failedCalls());
+        return b.metrics();
     }
 
     /**

@@ -47,15 +47,16 @@ public final class TckVersion {
      *     ({@link WindowContract#recordingAHealthyStreamAllocatesNothing}, SPEC rule 11 and the
      *     {@code Window} javadoc); a window that must allocate says so by overriding
      *     {@link WindowContract#recordAllocatesNothing()}.</li>
-     * <li>Late outcomes and slow calls: a time window takes an outcome whose reading is older
-     *     than outcomes already recorded into its very next decision and its counts
+     * <li>Late outcomes, slow calls and virtual threads: a time window recorded by one thread
+     *     takes an outcome whose reading is older than outcomes already recorded, while that
+     *     reading is in the window, into its very next decision and its counts
      *     ({@link TimeWindowContract#aLateFailureIsInTheVeryNextDecision},
      *     {@link TimeWindowContract#aLateSuccessIsInTheVeryNextDecision}); threads recording a
      *     steady 40% of slow calls never trip a 50% slow-call threshold
-     *     ({@link RateWindowRaceContract#steadyFortyPercentSlowCallsNeverTripFiftyPercent}), for a
-     *     window that says how to make one with a slow-call threshold by overriding
-     *     {@link RateWindowRaceContract#slowCallSubject} (skipped otherwise); and ten thousand
-     *     virtual threads invent no trip and lose no call
+     *     ({@link RateWindowRaceContract#steadyFortyPercentSlowCallsNeverTripFiftyPercent}): a
+     *     subclass now makes such a window in the new abstract
+     *     {@link RateWindowRaceContract#slowCallSubject}; and ten thousand virtual threads invent no
+     *     trip and lose no call
      *     ({@link RateWindowRaceContract#tenThousandVirtualThreadsInventNoTripAndLoseNoCall}, Java 21
      *     and later).</li>
      * </ol>

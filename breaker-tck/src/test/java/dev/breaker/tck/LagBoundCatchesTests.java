@@ -78,6 +78,11 @@ class LagBoundCatchesTests {
             }
 
             @Override
+            protected Subject slowCallSubject(double slowCallRateThreshold, int minimumCalls) {
+                throw new UnsupportedOperationException("only the lag bound is run here");
+            }
+
+            @Override
             protected int lagPerRecordingThread() {
                 return documentedLag;
             }
