@@ -141,6 +141,9 @@ public final class BreakerBeanValidator
     static List<String> unknownHealthNames(BreakerProperties properties, Collection<String> declared) {
         List<String> unknown = new ArrayList<>();
         for (String name : properties.getHealth().getInclude()) {
+            if (name == null || name.isBlank()) {
+                continue; // no name to misspell (a YAML list's empty item, say)
+            }
             boolean configured = properties.getInstances().keySet().stream().anyMatch(k -> k.startsWith(name + "."));
             if (!declared.contains(name) && !configured && !unknown.contains(name)) {
                 unknown.add(name);

@@ -55,6 +55,11 @@ class ConfigurationTests {
                 .containsExactly("paymnets", "orders");
         assertThat(BreakerBeanValidator.unknownHealthNames(new BreakerProperties(), List.of("payments")))
                 .isEmpty();
+        BreakerProperties holes = new BreakerProperties();
+        holes.getHealth().getInclude().addAll(java.util.Arrays.asList(null, "", " ", "orders"));
+        assertThat(BreakerBeanValidator.unknownHealthNames(holes, java.util.Set.of("payments")))
+                .as("null and blank items are skipped, not thrown on (a Set.of refuses contains(null))")
+                .containsExactly("orders");
     }
 
     @Test
