@@ -44,7 +44,7 @@ import net.jqwik.api.Example;
  * <ul>
  * <li>threads that each record a steady 40% of failures never trip a 50% threshold (a decision
  *     that reads calls and failures at different moments can see 50%), nor 40% of slow calls a
- *     50% slow-call threshold ({@link #slowCallSubject});</li>
+ *     50% slow-call threshold;</li>
  * <li>failures spaced by one thread's own successes never put two failures in the last four
  *     outcomes of a four-outcome window, whatever the other threads record (a transient double
  *     count of an evicted failure can);</li>
@@ -77,27 +77,23 @@ public abstract class RateWindowRaceContract {
     public record Subject(WindowFactory factory, Function<List<Recorded>, WindowCounts> oracle) {}
 
     /**
-     * The window to race: a failure-rate threshold of {@code failureRateThreshold}, a slow-call
-     * threshold of 1.0, at least {@code minimumCalls} calls, and (for a window that keeps the last
-     * N outcomes) N equal to {@code minimumCalls}; with the ticker of {@link #ticker()}.
+     * The window to race: these failure-rate and slow-call-rate thresholds (the races use 1.0 for
+     * the rate they do not race), at least {@code minimumCalls} calls, and (for a window that
+     * keeps the last N outcomes) N equal to {@code minimumCalls}; with the ticker of
+     * {@link #ticker()}. Every rate window takes both thresholds (see {@link RateRuleContract});
+     * until contract version 10 this took the failure-rate threshold alone.
      *
-     * @param failureRateThreshold the failure-rate threshold
-     * @param minimumCalls         the minimum calls (and size, for a count window)
-     * @return the window and its oracle
-     */
-    protected abstract Subject subject(double failureRateThreshold, int minimumCalls);
-
-    /**
-     * The window to race on slow calls: a slow-call-rate threshold of {@code slowCallRateThreshold},
-     * a failure-rate threshold of 1.0, at least {@code minimumCalls} calls, and otherwise as
-     * {@link #subject} makes it (every rate window takes both thresholds: see
-     * {@link RateRuleContract}). Since contract version 10.
-     *
+     * @param failureRateThreshold  the failure-rate threshold
      * @param slowCallRateThreshold the slow-call-rate threshold
      * @param minimumCalls          the minimum calls (and size, for a count window)
      * @return the window and its oracle
      */
-    protected abstract Subject slowCallSubject(double slowCallRateThreshold, int minimumCalls);
+    protected abstract Subject subject(double failureRateThreshold, double slowCallRateThreshold, int minimumCalls);
+
+    /** The window to race on failures: a slow-call-rate threshold of 1.0. */
+    private Subject failing(double failureRateThreshold, int minimumCalls) {
+        return subject(failureRateThreshold, 1.0, minimumCalls);
+    }
 
     /**
      * The lag this window documents (SPEC rule 8): under concurrent recording, a decision may come
@@ -141,7 +137,7 @@ public abstract class RateWindowRaceContract {
      */
     @Example
     public void steadyFortyPercentNeverTripsFiftyPercent() throws Exception {
-        steadyFortyPercentNeverTrips(subject(0.5, 100), new Recorded(true, false));
+        steadyFortyPercentNeverTrips(failing(0.5, 100), new Recorded(true, false));
     }
 
     /**
@@ -152,7 +148,7 @@ public abstract class RateWindowRaceContract {
      */
     @Example
     public void steadyFortyPercentSlowCallsNeverTripFiftyPercent() throws Exception {
-        steadyFortyPercentNeverTrips(slowCallSubject(0.5, 100), new Recorded(false, true));
+        steadyFortyPercentNeverTrips(subject(1.0, 0.5, 100), new Recorded(false, true));
     }
 
     private void steadyFortyPercentNeverTrips(Subject subject, Recorded bad) throws Exception {
@@ -183,7 +179,7 @@ public abstract class RateWindowRaceContract {
         for (int t = 1; t < 4; t++) {
             streams.add(repeat(List.of(s), 20_000));
         }
-        assertEquals(0, race(subject(0.5, 4), streams, 20).trips, "two failures were never in the last four");
+        assertEquals(0, race(failing(0.5, 4), streams, 20).trips, "two failures were never in the last four");
     }
 
     /**
@@ -195,7 +191,7 @@ public abstract class RateWindowRaceContract {
     @Example
     public void countsAtRestComeFromSomeOrderOfTheOutcomes() throws Exception {
         SplittableRandom random = new SplittableRandom(42);
-        Subject subject = subject(0.5, 4);
+        Subject subject = failing(0.5, 4);
         for (int round = 0; round < 300; round++) {
             List<List<Recorded>> streams = List.of(randomStream(random, 7), randomStream(random, 7));
             Window w = race(subject, streams, 1).last;
@@ -224,12 +220,12 @@ public abstract class RateWindowRaceContract {
     public void tenThousandVirtualThreadsInventNoTripAndLoseNoCall() throws Exception {
         Assume.that(Runtime.version().feature() >= 21);
         int calls = VIRTUAL_THREADS * PER_VIRTUAL_THREAD;
-        BreakerMetrics small = raceOnVirtualThreads(subject(0.5, 100));
+        BreakerMetrics small = raceOnVirtualThreads(failing(0.5, 100));
         assertEquals(0, small.rejectedCalls(), "a trip on a rate no order of the outcomes reached");
         assertEquals(calls, small.totalSuccesses() + small.totalFailures(), "every call once");
         assertEquals(VIRTUAL_THREADS / 250, small.totalFailures(), "every failure once");
         // a window that holds every call, so that one it lost shows in its counts at rest
-        Subject whole = subject(0.5, calls);
+        Subject whole = failing(0.5, calls);
         BreakerMetrics all = raceOnVirtualThreads(whole);
         List<Recorded> outcomes = new ArrayList<>(Collections.nCopies(calls, new Recorded(false, false)));
         outcomes.subList(0, VIRTUAL_THREADS / 250).replaceAll(r -> new Recorded(true, false));
@@ -287,7 +283,7 @@ public abstract class RateWindowRaceContract {
     public void aLoneRecorderIsExactWhileAnotherThreadReadsTheCounts() throws Exception {
         double rate = 0.5;
         int minimumCalls = 10;
-        Subject subject = subject(rate, minimumCalls);
+        Subject subject = failing(rate, minimumCalls);
         SplittableRandom random = new SplittableRandom(7);
         ExecutorService reader = Executors.newSingleThreadExecutor();
         try {
@@ -337,7 +333,7 @@ public abstract class RateWindowRaceContract {
         LongAdder[] told = {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder()};
         LongAdder late = new LongAdder();
         CircuitBreaker b = CircuitBreaker.builder("totals")
-                .window(subject(0.5, 100).factory())
+                .window(failing(0.5, 100).factory())
                 .slowCallThreshold(Duration.ofNanos(1_000))
                 .ticker(ticker())
                 .observer(new CallObserver() {
@@ -437,7 +433,7 @@ public abstract class RateWindowRaceContract {
         assertTrue(lag >= 0, "badOutcomeLagPerRecordingThread() must be at least 0, was " + lag);
         double rate = 0.5;
         int minimumCalls = 100;
-        Subject subject = subject(rate, minimumCalls);
+        Subject subject = failing(rate, minimumCalls);
         for (int threads = 2; threads <= 4; threads += 2) {
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             try {

@@ -54,8 +54,8 @@ public final class TckVersion {
      *     {@link TimeWindowContract#aLateSuccessIsInTheVeryNextDecision}); threads recording a
      *     steady 40% of slow calls never trip a 50% slow-call threshold
      *     ({@link RateWindowRaceContract#steadyFortyPercentSlowCallsNeverTripFiftyPercent}): a
-     *     subclass now makes such a window in the new abstract
-     *     {@link RateWindowRaceContract#slowCallSubject}; and ten thousand virtual threads invent no
+     *     subclass's {@link RateWindowRaceContract#subject} now takes a slow-call-rate threshold
+     *     beside the failure-rate one; and ten thousand virtual threads invent no
      *     trip and lose no call
      *     ({@link RateWindowRaceContract#tenThousandVirtualThreadsInventNoTripAndLoseNoCall}, Java 21
      *     and later).</li>

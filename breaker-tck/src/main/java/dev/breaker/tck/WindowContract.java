@@ -48,7 +48,29 @@ public abstract class WindowContract {
      * @param failure whether it failed
      * @param slow    whether it was slow
      */
-    public record Recorded(boolean failure, boolean slow) {}
+    public record Recorded(boolean failure, boolean slow) {
+
+        /**
+         * The counts of the last {@code size} of {@code outcomes} (all of them when there are
+         * fewer): what a window of the last {@code size} outcomes, or a window that keeps every
+         * outcome while time stands still ({@code Integer.MAX_VALUE}), holds after them. A
+         * convenience for oracles; the rule itself is each window's own.
+         *
+         * @param outcomes the outcomes in the order recorded
+         * @param size     how many of the latest count, at least 1
+         * @return the calls, failures and slow calls among them
+         */
+        public static WindowCounts countsOfLast(List<Recorded> outcomes, int size) {
+            List<Recorded> last = outcomes.subList(Math.max(0, outcomes.size() - size), outcomes.size());
+            long failures = 0;
+            long slowCalls = 0;
+            for (Recorded r : last) {
+                failures += r.failure() ? 1 : 0;
+                slowCalls += r.slow() ? 1 : 0;
+            }
+            return new WindowCounts(last.size(), failures, slowCalls);
+        }
+    }
 
     /**
      * The ticker the windows are made with; time stands still unless a subclass says otherwise.

@@ -9,7 +9,6 @@ import dev.breaker.spi.Window;
 import dev.breaker.spi.WindowCounts;
 import dev.breaker.spi.WindowFactory;
 import dev.breaker.tck.WindowContract.Recorded;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.opentest4j.AssertionFailedError;
 
@@ -57,7 +56,7 @@ class LagBoundCatchesTests {
     private static RateWindowRaceContract with(int answerEvery, int documentedLag) {
         return new RateWindowRaceContract() {
             @Override
-            protected Subject subject(double failureRateThreshold, int minimumCalls) {
+            protected Subject subject(double failureRateThreshold, double slowCallRateThreshold, int minimumCalls) {
                 WindowFactory factory = new WindowFactory() {
                     @Override
                     public Window create(Ticker ticker) {
@@ -69,17 +68,7 @@ class LagBoundCatchesTests {
                         return "locked(answer every " + answerEvery + ")";
                     }
                 };
-                return new Subject(factory, outcomes -> {
-                    List<Recorded> last =
-                            outcomes.subList(Math.max(0, outcomes.size() - minimumCalls), outcomes.size());
-                    return new WindowCounts(
-                            last.size(), last.stream().filter(Recorded::failure).count(), 0);
-                });
-            }
-
-            @Override
-            protected Subject slowCallSubject(double slowCallRateThreshold, int minimumCalls) {
-                throw new UnsupportedOperationException("only the lag bound is run here");
+                return new Subject(factory, outcomes -> Recorded.countsOfLast(outcomes, minimumCalls));
             }
 
             @Override

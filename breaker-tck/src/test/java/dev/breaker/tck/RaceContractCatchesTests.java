@@ -9,7 +9,6 @@ import dev.breaker.spi.Window;
 import dev.breaker.spi.WindowCounts;
 import dev.breaker.spi.WindowFactory;
 import dev.breaker.tck.WindowContract.Recorded;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.opentest4j.AssertionFailedError;
 
@@ -76,16 +75,7 @@ class RaceContractCatchesTests {
     private static RateWindowRaceContract with(String mistake) {
         return new RateWindowRaceContract() {
             @Override
-            protected Subject subject(double failureRateThreshold, int minimumCalls) {
-                return make(failureRateThreshold, 1.0, minimumCalls);
-            }
-
-            @Override
-            protected Subject slowCallSubject(double slowCallRateThreshold, int minimumCalls) {
-                return make(1.0, slowCallRateThreshold, minimumCalls);
-            }
-
-            private Subject make(double failureRate, double slowRate, int size) {
+            protected Subject subject(double failureRate, double slowRate, int size) {
                 WindowFactory factory = new WindowFactory() {
                     @Override
                     public Window create(Ticker ticker) {
@@ -97,13 +87,7 @@ class RaceContractCatchesTests {
                         return "locked(" + mistake + ")";
                     }
                 };
-                return new Subject(factory, outcomes -> {
-                    List<Recorded> last = outcomes.subList(Math.max(0, outcomes.size() - size), outcomes.size());
-                    return new WindowCounts(
-                            last.size(),
-                            last.stream().filter(Recorded::failure).count(),
-                            last.stream().filter(Recorded::slow).count());
-                });
+                return new Subject(factory, outcomes -> Recorded.countsOfLast(outcomes, size));
             }
         };
     }

@@ -38,10 +38,6 @@ class CountWindowContractTests extends WindowContract {
 
     @Override
     protected WindowCounts countsAfter(List<Recorded> outcomes) {
-        List<Recorded> last = outcomes.subList(Math.max(0, outcomes.size() - SIZE), outcomes.size());
-        return new WindowCounts(
-                last.size(),
-                last.stream().filter(Recorded::failure).count(),
-                last.stream().filter(Recorded::slow).count());
+        return Recorded.countsOfLast(outcomes, SIZE);
     }
 }
